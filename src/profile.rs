@@ -1,0 +1,589 @@
+//! Rig profiles: per-model facts as data (`profiles/*.toml`).
+//!
+//! The four profiles shipped in `profiles/` are embedded in the binary. A directory
+//! given with `--profile-dir` may add profiles or override embedded ones by `id`
+//! (a file `<anything>.toml` whose `[radio] id` matches). Every profile is validated
+//! when loaded: an invalid file is an error that names the file and the field.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::wire::civ;
+use crate::wire::lan::codec;
+
+/// The embedded profiles, as `(file name, TOML text)`.
+const EMBEDDED: &[(&str, &str)] = &[
+    ("ic7610.toml", include_str!("../profiles/ic7610.toml")),
+    ("ic705.toml", include_str!("../profiles/ic705.toml")),
+    ("ic9700.toml", include_str!("../profiles/ic9700.toml")),
+    ("ic7100.toml", include_str!("../profiles/ic7100.toml")),
+];
+
+/// One radio model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Identity and global facts.
+    pub radio: RadioSection,
+    /// VFO scheme and the `07` data bytes that select, swap and equalize.
+    pub vfo: VfoSection,
+    /// Command-29 routes (IC-7610).
+    #[serde(default)]
+    pub cmd29: Cmd29Section,
+    /// Operating modes.
+    pub modes: ModesSection,
+    /// Filters and their default widths.
+    pub filters: FiltersSection,
+    /// Attenuator steps in dB (0 = off).
+    pub attenuator: ValuesSection,
+    /// Preamp levels (0 = off).
+    pub preamp: ValuesSection,
+    /// Output power range.
+    pub power: PowerSection,
+    /// Meters the radio reports.
+    pub meters: MetersSection,
+    /// Spectrum scope.
+    pub scope: ScopeSection,
+    /// LAN audio.
+    pub audio: AudioSection,
+    /// Frequency coverage and bands.
+    pub freq_ranges: Vec<FreqRange>,
+}
+
+/// `[radio]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadioSection {
+    /// Short id used on the command line (`ic7610`).
+    pub id: String,
+    /// Model name as the radio reports it (`IC-7610`).
+    pub model: String,
+    /// Default CI-V address.
+    pub civ_addr: u8,
+    /// 1 or 2 receivers.
+    pub receivers: u8,
+    /// Reachable over the Icom LAN protocol.
+    pub lan: bool,
+    /// Capabilities connection type (0x073F Ethernet, 0x0707 WiFi).
+    #[serde(default)]
+    pub conn_type: u16,
+    /// Connection type string of the login response ("FTTH" unless a wfview server).
+    #[serde(default)]
+    pub lan_server: Option<String>,
+    /// The `1A 05` menu item that switches CI-V transceive.
+    #[serde(default)]
+    pub transceive_menu: Vec<u8>,
+    /// Capability tags (audio, tx, scope, ...).
+    #[serde(default)]
+    pub features: Vec<String>,
+}
+
+/// `[vfo]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VfoSection {
+    /// "ab" or "main_sub".
+    pub scheme: VfoScheme,
+    /// `07` data selecting VFO A / MAIN.
+    pub select_main: Vec<u8>,
+    /// `07` data selecting VFO B / SUB.
+    pub select_sub: Vec<u8>,
+    /// `07` data swapping A/B or MAIN/SUB.
+    pub swap: Vec<u8>,
+    /// `07` data equalizing (A=B or MAIN=SUB).
+    pub equalize: Vec<u8>,
+}
+
+/// How VFOs are labelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VfoScheme {
+    /// VFO A / VFO B on one receiver.
+    Ab,
+    /// MAIN / SUB receivers.
+    MainSub,
+}
+
+impl VfoScheme {
+    /// The name used by the web interface.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VfoScheme::Ab => "ab",
+            VfoScheme::MainSub => "main_sub",
+        }
+    }
+}
+
+/// `[cmd29]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cmd29Section {
+    /// `[cmd]` or `[cmd, sub]` pairs sent with the receiver prefix.
+    #[serde(default)]
+    pub routes: Vec<Vec<u8>>,
+}
+
+/// `[modes]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModesSection {
+    /// Mode names, each known to [`civ::MODES`].
+    pub list: Vec<String>,
+    /// Number of DATA modes (D1..Dn).
+    #[serde(default)]
+    pub data_modes: u8,
+}
+
+/// `[filters]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FiltersSection {
+    /// Filter names (FIL1..FIL3).
+    pub list: Vec<String>,
+    /// Default widths per mode, in Hz, one per filter.
+    #[serde(default)]
+    pub widths: BTreeMap<String, Vec<u32>>,
+}
+
+/// A list of allowed values.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValuesSection {
+    /// Allowed values.
+    pub values: Vec<u8>,
+}
+
+/// `[power]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerSection {
+    /// Output at level 0, W.
+    pub min_watts: u32,
+    /// Output at level 255, W.
+    pub max_watts: u32,
+}
+
+/// `[meters]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetersSection {
+    /// Meter names (smeter, smeter_sub, power, swr, alc, comp, id, vd, temp).
+    pub list: Vec<String>,
+}
+
+/// `[scope]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeSection {
+    /// Where spectrum data comes from.
+    pub source: ScopeSourceKind,
+    /// Pixels per sweep (hardware scope).
+    #[serde(default)]
+    pub pixels: u16,
+    /// USB multi-frame count (hardware scope).
+    #[serde(default)]
+    pub seq_max: u8,
+    /// Largest amplitude the radio sends.
+    #[serde(default)]
+    pub amp_max: u8,
+    /// Default span (hardware scope width, or audio FFT bandwidth), Hz.
+    pub default_span_hz: u32,
+}
+
+/// Source of spectrum data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScopeSourceKind {
+    /// The radio's own scope over CI-V `27 00`.
+    Hardware,
+    /// An FFT of the RX audio.
+    AudioFft,
+    /// None.
+    None,
+}
+
+impl ScopeSourceKind {
+    /// The `scopeSource` value of the capabilities resource.
+    pub fn as_json(self) -> Option<&'static str> {
+        match self {
+            ScopeSourceKind::Hardware => Some("hardware"),
+            ScopeSourceKind::AudioFft => Some("audio_fft"),
+            ScopeSourceKind::None => None,
+        }
+    }
+}
+
+/// `[audio]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AudioSection {
+    /// RX codecs in order of preference (first is used).
+    pub rx_codecs: Vec<String>,
+    /// TX codec (mono).
+    pub tx_codec: String,
+    /// Sample rate, Hz.
+    pub sample_rate: u32,
+}
+
+/// `[[freq_ranges]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreqRange {
+    /// Label ("HF").
+    pub label: String,
+    /// Lowest tunable frequency, Hz.
+    pub start_hz: u64,
+    /// Highest tunable frequency, Hz.
+    pub end_hz: u64,
+    /// Bands inside the range.
+    #[serde(default)]
+    pub bands: Vec<Band>,
+}
+
+/// An amateur band.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Band {
+    /// Name ("20m").
+    pub name: String,
+    /// Lower edge, Hz.
+    pub start_hz: u64,
+    /// Upper edge, Hz.
+    pub end_hz: u64,
+    /// Frequency used when the band stack register cannot be recalled.
+    pub default_hz: u64,
+    /// Band Stack Register code (a BCD byte on the wire), if the radio has one.
+    #[serde(default)]
+    pub bsr_code: Option<u8>,
+}
+
+/// Why a profile could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileError {
+    /// File (or id) the error is about.
+    pub source: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "profile {}: {}", self.source, self.message)
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
+/// Maps a codec name of the profile to its conninfo byte.
+pub fn codec_byte(name: &str) -> Option<u8> {
+    Some(match name {
+        "ulaw_mono" => codec::ULAW_MONO,
+        "pcm8_mono" => codec::PCM8_MONO,
+        "pcm16_mono" => codec::PCM16_MONO,
+        "pcm8_stereo" => codec::PCM8_STEREO,
+        "pcm16_stereo" => codec::PCM16_STEREO,
+        "ulaw_stereo" => codec::ULAW_STEREO,
+        _ => return None,
+    })
+}
+
+impl Profile {
+    /// Parses and validates one profile.
+    pub fn from_toml(source: &str, text: &str) -> Result<Profile, ProfileError> {
+        let profile: Profile = toml::from_str(text).map_err(|e| ProfileError {
+            source: source.to_string(),
+            message: e.to_string(),
+        })?;
+        profile.validate().map_err(|message| ProfileError {
+            source: source.to_string(),
+            message,
+        })?;
+        Ok(profile)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let r = &self.radio;
+        if r.id.is_empty()
+            || !r
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(format!(
+                "radio.id {:?} must be non-empty ASCII letters, digits, - or _",
+                r.id
+            ));
+        }
+        if !(1..=2).contains(&r.receivers) {
+            return Err(format!(
+                "radio.receivers is {}, allowed 1 or 2",
+                r.receivers
+            ));
+        }
+        if r.civ_addr == 0 || r.civ_addr >= 0xE0 {
+            return Err(format!(
+                "radio.civ_addr 0x{:02X} is not a radio address",
+                r.civ_addr
+            ));
+        }
+        for m in &self.modes.list {
+            if civ::mode_code(m).is_none() {
+                return Err(format!("modes.list has unknown mode {m:?}"));
+            }
+        }
+        if self.modes.list.is_empty() {
+            return Err("modes.list is empty".into());
+        }
+        if self.filters.list.is_empty() || self.filters.list.len() > 3 {
+            return Err("filters.list must name 1 to 3 filters".into());
+        }
+        for (i, f) in self.filters.list.iter().enumerate() {
+            if *f != format!("FIL{}", i + 1) {
+                return Err(format!(
+                    "filters.list[{i}] is {f:?}, expected \"FIL{}\"",
+                    i + 1
+                ));
+            }
+        }
+        for (mode, widths) in &self.filters.widths {
+            if !self.modes.list.contains(mode) {
+                return Err(format!(
+                    "filters.widths.{mode} names a mode not in modes.list"
+                ));
+            }
+            if widths.len() != self.filters.list.len() {
+                return Err(format!(
+                    "filters.widths.{mode} must have one width per filter"
+                ));
+            }
+        }
+        for v in self.attenuator.values.iter().chain(&self.preamp.values) {
+            if *v > 99 {
+                return Err(format!(
+                    "attenuator/preamp value {v} does not fit a BCD byte"
+                ));
+            }
+        }
+        if !self.attenuator.values.contains(&0) || !self.preamp.values.contains(&0) {
+            return Err("attenuator.values and preamp.values must include 0 (off)".into());
+        }
+        if self.power.min_watts > self.power.max_watts {
+            return Err("power.min_watts is above power.max_watts".into());
+        }
+        for m in &self.meters.list {
+            if crate::radio::meters::MeterKind::from_name(m).is_none() {
+                return Err(format!("meters.list has unknown meter {m:?}"));
+            }
+        }
+        if self.scope.source == ScopeSourceKind::Hardware
+            && (self.scope.pixels == 0 || self.scope.amp_max == 0)
+        {
+            return Err("a hardware scope needs scope.pixels and scope.amp_max".into());
+        }
+        if self.audio.rx_codecs.is_empty() {
+            return Err("audio.rx_codecs is empty".into());
+        }
+        for c in self
+            .audio
+            .rx_codecs
+            .iter()
+            .chain(std::iter::once(&self.audio.tx_codec))
+        {
+            if codec_byte(c).is_none() {
+                return Err(format!("unknown audio codec {c:?}"));
+            }
+        }
+        if codec::channels(self.tx_codec_byte()) != Some(1) {
+            return Err("audio.tx_codec must be mono".into());
+        }
+        if self.freq_ranges.is_empty() {
+            return Err("freq_ranges is empty".into());
+        }
+        let mut codes = Vec::new();
+        for fr in &self.freq_ranges {
+            if fr.start_hz >= fr.end_hz || fr.end_hz > civ::MAX_FREQ_HZ {
+                return Err(format!("freq range {:?} has bad edges", fr.label));
+            }
+            for b in &fr.bands {
+                if b.start_hz >= b.end_hz || !(b.start_hz..=b.end_hz).contains(&b.default_hz) {
+                    return Err(format!("band {:?} has bad edges or default_hz", b.name));
+                }
+                if !self.in_range(b.default_hz) {
+                    return Err(format!(
+                        "band {:?} default_hz is outside every range",
+                        b.name
+                    ));
+                }
+                if let Some(code) = b.bsr_code {
+                    if civ::from_bcd_byte(code).is_err() {
+                        return Err(format!(
+                            "band {:?} bsr_code 0x{code:02X} is not BCD",
+                            b.name
+                        ));
+                    }
+                    if codes.contains(&code) {
+                        return Err(format!("bsr_code 0x{code:02X} is used twice"));
+                    }
+                    codes.push(code);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Short id (`ic7610`).
+    pub fn id(&self) -> &str {
+        &self.radio.id
+    }
+
+    /// Model name (`IC-7610`).
+    pub fn model(&self) -> &str {
+        &self.radio.model
+    }
+
+    /// True if the profile lists capability `tag`.
+    pub fn has_feature(&self, tag: &str) -> bool {
+        self.radio.features.iter().any(|f| f == tag)
+    }
+
+    /// True for two-receiver radios.
+    pub fn is_dual(&self) -> bool {
+        self.radio.receivers == 2
+    }
+
+    /// The CI-V code of `mode` if this radio supports it.
+    pub fn mode_code(&self, mode: &str) -> Option<u8> {
+        if self.modes.list.iter().any(|m| m == mode) {
+            civ::mode_code(mode)
+        } else {
+            None
+        }
+    }
+
+    /// Filter number (1..) of a filter name.
+    pub fn filter_number(&self, name: &str) -> Option<u8> {
+        self.filters
+            .list
+            .iter()
+            .position(|f| f == name)
+            .map(|i| i as u8 + 1)
+    }
+
+    /// True if `(cmd, sub)` is sent with the command-29 receiver prefix.
+    pub fn uses_cmd29(&self, cmd: u8, sub: Option<u8>) -> bool {
+        self.cmd29.routes.iter().any(|r| match r.as_slice() {
+            [c] => *c == cmd,
+            [c, s] => *c == cmd && Some(*s) == sub,
+            _ => false,
+        })
+    }
+
+    /// True if `hz` is inside one of the tunable ranges.
+    pub fn in_range(&self, hz: u64) -> bool {
+        self.freq_ranges
+            .iter()
+            .any(|r| (r.start_hz..=r.end_hz).contains(&hz))
+    }
+
+    /// Every band, in profile order.
+    pub fn bands(&self) -> impl Iterator<Item = &Band> {
+        self.freq_ranges.iter().flat_map(|r| r.bands.iter())
+    }
+
+    /// The band with Band Stack Register `code`.
+    pub fn band_by_bsr(&self, code: u8) -> Option<&Band> {
+        self.bands().find(|b| b.bsr_code == Some(code))
+    }
+
+    /// The band containing `hz`.
+    pub fn band_for_freq(&self, hz: u64) -> Option<&Band> {
+        self.bands().find(|b| (b.start_hz..=b.end_hz).contains(&hz))
+    }
+
+    /// The preferred RX codec byte.
+    pub fn rx_codec_byte(&self) -> u8 {
+        codec_byte(&self.audio.rx_codecs[0]).unwrap_or(codec::PCM16_MONO)
+    }
+
+    /// The TX codec byte.
+    pub fn tx_codec_byte(&self) -> u8 {
+        codec_byte(&self.audio.tx_codec).unwrap_or(codec::PCM16_MONO)
+    }
+
+    /// Default filter widths of `mode`, Hz.
+    pub fn filter_widths(&self, mode: &str) -> Option<&[u32]> {
+        self.filters.widths.get(mode).map(Vec::as_slice)
+    }
+
+    /// True if the profile reports meter `name`.
+    pub fn has_meter(&self, name: &str) -> bool {
+        self.meters.list.iter().any(|m| m == name)
+    }
+}
+
+/// All known profiles by id.
+#[derive(Debug, Clone)]
+pub struct ProfileRegistry {
+    profiles: BTreeMap<String, Arc<Profile>>,
+}
+
+impl ProfileRegistry {
+    /// The profiles embedded in the binary.
+    pub fn embedded() -> ProfileRegistry {
+        let mut profiles = BTreeMap::new();
+        for (name, text) in EMBEDDED {
+            // The embedded files are checked by the test suite; a failure here is a build bug.
+            let p = Profile::from_toml(name, text).unwrap_or_else(|e| panic!("{e}"));
+            profiles.insert(p.radio.id.clone(), Arc::new(p));
+        }
+        ProfileRegistry { profiles }
+    }
+
+    /// The embedded profiles plus (overriding by id) every `*.toml` in `dir`.
+    pub fn with_override_dir(dir: &Path) -> Result<ProfileRegistry, ProfileError> {
+        let mut reg = ProfileRegistry::embedded();
+        let entries = std::fs::read_dir(dir).map_err(|e| ProfileError {
+            source: dir.display().to_string(),
+            message: format!("cannot read directory: {e}"),
+        })?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).map_err(|e| ProfileError {
+                source: path.display().to_string(),
+                message: format!("cannot read: {e}"),
+            })?;
+            let p = Profile::from_toml(&path.display().to_string(), &text)?;
+            log::info!("profile {} loaded from {}", p.radio.id, path.display());
+            reg.profiles.insert(p.radio.id.clone(), Arc::new(p));
+        }
+        Ok(reg)
+    }
+
+    /// The profile with `id`.
+    pub fn get(&self, id: &str) -> Option<Arc<Profile>> {
+        self.profiles.get(&id.to_ascii_lowercase()).cloned()
+    }
+
+    /// The profile whose model name (e.g. "IC-7610") or CI-V address matches.
+    pub fn find(&self, model: &str, civ_addr: Option<u8>) -> Option<Arc<Profile>> {
+        self.profiles
+            .values()
+            .find(|p| p.radio.model.eq_ignore_ascii_case(model.trim()))
+            .or_else(|| {
+                civ_addr.and_then(|a| self.profiles.values().find(|p| p.radio.civ_addr == a))
+            })
+            .cloned()
+    }
+
+    /// Every profile id.
+    pub fn ids(&self) -> Vec<String> {
+        self.profiles.keys().cloned().collect()
+    }
+}
