@@ -5,6 +5,10 @@
 //! radio state and the single-owner command executor in [`radio`], rig profiles in
 //! [`profile`] and the simulated radio in [`sim`].
 
+pub mod hub;
+pub mod lan;
+pub mod net;
 pub mod profile;
 pub mod radio;
+pub mod util;
 pub mod wire;

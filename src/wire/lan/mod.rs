@@ -33,7 +33,7 @@ pub use header::{HEADER_LEN, Header};
 pub use login::{LOGIN_LEN, LOGIN_RESPONSE_LEN, LoginRepr, LoginResponseRepr};
 pub use packet::{Origin, Packet, Port};
 pub use ping::{PING_LEN, PingRepr};
-pub use retransmit::RetransmitRepr;
+pub use retransmit::{MAX_RETRANSMIT_ENTRIES, RetransmitRepr};
 pub use status::{STATUS_LEN, StatusRepr};
 pub use token::{TOKEN_LEN, TokenRepr};
 

@@ -1,0 +1,252 @@
+//! The client's CI-V-port session, sans-IO (spec §2.10, §3.1, §3.2, §6.3):
+//! discovery, OpenClose(open) repeated every 100 ms until CI-V data flows, the CI-V
+//! data watchdog (no data-path packet for 2 s -> OpenClose again), CI-V frames out and
+//! in, and OpenClose(close) + DISCONNECT when leaving.
+
+use std::time::{Duration, Instant};
+
+use super::discovery::DiscoveryConfig;
+use super::port::{PortSession, Step};
+use super::stream::{StreamConfig, StreamStats};
+use crate::wire::civ::{self, Frame};
+use crate::wire::lan::{CivDataRepr, OpenCloseRepr, Packet, Port, ptype};
+
+/// Timing of the CI-V session.
+#[derive(Debug, Clone)]
+pub struct CivClientConfig {
+    /// Discovery timing.
+    pub discovery: DiscoveryConfig,
+    /// Period of OpenClose(open) while waiting for data.
+    pub open_retry: Duration,
+    /// No data-path packet for this long starts recovery.
+    pub data_watchdog: Duration,
+    /// After this long in recovery, OpenClose is sent once a second instead.
+    pub fast_recovery: Duration,
+}
+
+impl Default for CivClientConfig {
+    fn default() -> Self {
+        CivClientConfig {
+            discovery: DiscoveryConfig::default(),
+            open_retry: Duration::from_millis(100),
+            data_watchdog: Duration::from_secs(2),
+            fast_recovery: Duration::from_secs(2),
+        }
+    }
+}
+
+/// What the CI-V session reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CivEvent {
+    /// The first CI-V data arrived after OpenClose: the stream is open.
+    Opened,
+    /// Frames from the radio, in order.
+    Frames(Vec<Frame>),
+    /// No data-path packet for the watchdog period: re-opening.
+    Recovering,
+    /// Data flows again after recovery.
+    Recovered,
+    /// Discovery failed.
+    Unreachable,
+    /// The radio sent DISCONNECT on the CI-V port.
+    Disconnected,
+}
+
+/// The CI-V session of one connection.
+#[derive(Debug)]
+pub struct CivClient {
+    cfg: CivClientConfig,
+    port: PortSession,
+    inner_seq: u16,
+    opened: bool,
+    recovering_since: Option<Instant>,
+    next_open: Option<Instant>,
+    bad_frames: u64,
+    events: Vec<CivEvent>,
+}
+
+impl CivClient {
+    /// Starts discovery on the CI-V port with id `my_id`.
+    pub fn new(cfg: CivClientConfig, my_id: u32, now: Instant) -> CivClient {
+        CivClient {
+            port: PortSession::new(Port::Civ, my_id, cfg.discovery.clone(), StreamConfig::client(true), now),
+            cfg,
+            inner_seq: 0,
+            opened: false,
+            recovering_since: None,
+            next_open: None,
+            bad_frames: 0,
+            events: Vec::new(),
+        }
+    }
+
+    /// Events since the last call.
+    pub fn take_events(&mut self) -> Vec<CivEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// True once CI-V data has flowed after OpenClose and no recovery is running.
+    pub fn is_open(&self) -> bool {
+        self.opened && self.recovering_since.is_none()
+    }
+
+    /// Transport counters.
+    pub fn stream_stats(&self) -> Option<StreamStats> {
+        self.port.stream().map(|s| s.stats())
+    }
+
+    /// Datagrams or CI-V frames that were malformed or foreign.
+    pub fn malformed(&self) -> u64 {
+        self.port.malformed() + self.port.foreign() + self.bad_frames
+    }
+
+    /// When a data-path packet last arrived.
+    pub fn last_data_rx(&self) -> Option<Instant> {
+        self.port.stream().map(|s| s.last_data_rx())
+    }
+
+    /// When anything last arrived.
+    pub fn last_rx(&self) -> Option<Instant> {
+        self.port.stream().map(|s| s.last_rx())
+    }
+
+    /// Sends CI-V bytes (one or more complete frames). False if the port is not up yet.
+    pub fn send(&mut self, civ_bytes: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) -> bool {
+        let inner = self.inner_seq;
+        let Some(stream) = self.port.stream_mut() else {
+            return false;
+        };
+        let ids = stream.ids();
+        stream.send_tracked(now, out, |seq| {
+            CivDataRepr {
+                seq,
+                sent_id: ids.0,
+                rcvd_id: ids.1,
+                inner_seq: inner,
+                payload: civ_bytes.to_vec(),
+            }
+            .emit()
+        });
+        self.inner_seq = inner.wrapping_add(1);
+        true
+    }
+
+    fn send_openclose(&mut self, open: bool, now: Instant, out: &mut Vec<Vec<u8>>) {
+        let inner = self.inner_seq;
+        if let Some(stream) = self.port.stream_mut() {
+            let ids = stream.ids();
+            stream.send_tracked(now, out, |seq| {
+                OpenCloseRepr {
+                    seq,
+                    sent_id: ids.0,
+                    rcvd_id: ids.1,
+                    inner_seq: inner,
+                    open,
+                }
+                .emit()
+            });
+            self.inner_seq = inner.wrapping_add(1);
+        }
+    }
+
+    /// Handles one datagram from the radio.
+    pub fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) {
+        let step = self.port.receive(buf, now, out);
+        self.on_step(step, now, out);
+        if self.recovering_since.is_some()
+            && self.port.stream().is_some_and(|s| now.saturating_duration_since(s.last_data_rx()) < self.cfg.data_watchdog)
+        {
+            self.recovering_since = None;
+            self.next_open = None;
+            self.events.push(CivEvent::Recovered);
+        }
+    }
+
+    fn on_step(&mut self, step: Step, now: Instant, out: &mut Vec<Vec<u8>>) {
+        match step {
+            Step::Nothing => {}
+            Step::Discovered => {
+                self.send_openclose(true, now, out);
+                self.next_open = Some(now + self.cfg.open_retry);
+            }
+            Step::Unreachable => self.events.push(CivEvent::Unreachable),
+            Step::Delivered(pkts) => {
+                let mut frames = Vec::new();
+                for p in pkts {
+                    match p {
+                        Packet::CivData(d) => {
+                            if !self.opened {
+                                self.opened = true;
+                                self.next_open = None;
+                                self.events.push(CivEvent::Opened);
+                            }
+                            for f in civ::split_frames(&d.payload) {
+                                match f {
+                                    Ok(f) => frames.push(f),
+                                    Err(e) => {
+                                        self.bad_frames += 1;
+                                        log::debug!("CI-V: bad frame in payload: {e}");
+                                    }
+                                }
+                            }
+                        }
+                        Packet::Disconnect(_) => self.events.push(CivEvent::Disconnected),
+                        other => log::debug!("CI-V port: {} ignored", other.name()),
+                    }
+                }
+                if !frames.is_empty() {
+                    self.events.push(CivEvent::Frames(frames));
+                }
+            }
+        }
+    }
+
+    /// Runs timers: stream timers, OpenClose retries and the data watchdog.
+    pub fn poll(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
+        let step = self.port.poll(now, out);
+        self.on_step(step, now, out);
+        let Some(last_data) = self.port.stream().map(|s| s.last_data_rx()) else {
+            return;
+        };
+        if self.opened && self.recovering_since.is_none() && now.saturating_duration_since(last_data) >= self.cfg.data_watchdog {
+            log::info!("CI-V: no data from the radio for {:?}; re-opening the stream", self.cfg.data_watchdog);
+            self.recovering_since = Some(now);
+            self.next_open = Some(now);
+            self.events.push(CivEvent::Recovering);
+        }
+        if let Some(t) = self.next_open
+            && now >= t
+        {
+            self.send_openclose(true, now, out);
+            let slow = self
+                .recovering_since
+                .is_some_and(|since| now.saturating_duration_since(since) > self.cfg.fast_recovery);
+            let period = if slow { Duration::from_secs(1) } else { self.cfg.open_retry };
+            self.next_open = Some(now + period);
+        }
+    }
+
+    /// The next instant [`CivClient::poll`] has work.
+    pub fn next_deadline(&self, now: Instant) -> Instant {
+        let mut t = self.port.next_deadline(now + Duration::from_secs(1));
+        if let Some(o) = self.next_open {
+            t = t.min(o);
+        }
+        if self.opened && self.recovering_since.is_none()
+            && let Some(s) = self.port.stream()
+        {
+            t = t.min(s.last_data_rx() + self.cfg.data_watchdog);
+        }
+        t
+    }
+
+    /// OpenClose(close) then DISCONNECT.
+    pub fn close(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
+        self.send_openclose(false, now, out);
+        if let Some(stream) = self.port.stream() {
+            out.push(stream.control(ptype::DISCONNECT, 0));
+        }
+        self.opened = false;
+        self.next_open = None;
+    }
+}

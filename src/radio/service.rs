@@ -1,0 +1,249 @@
+//! The radio as the rest of the program sees it: starts the link, the executor and the
+//! scope and audio pumps; takes commands; exposes the state store and the stream
+//! fan-outs; shuts everything down in order (PTT released, clean logout).
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Sender, TrySendError};
+use parking_lot::{Mutex, RwLock};
+
+use super::audio_pump::{self, PcmBlock};
+use super::command::Command;
+use super::error::{CommandError, ErrorCode};
+use super::executor::{CommandResult, Executor, ExecutorConfig, ExecutorInputs, ExecutorStats, Job};
+use super::scope_pump::{self, ScopeOut};
+use super::state::{
+    Connection, RadioDetail, RadioState, ReceiverState, ScopeState, StateContent, StateStore, WsClients,
+};
+use crate::hub::Fanout;
+use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
+use crate::profile::{Profile, ProfileRegistry, VfoScheme};
+
+/// Settings of the radio service.
+#[derive(Debug, Clone)]
+pub struct RadioConfig {
+    /// The LAN link.
+    pub link: LinkConfig,
+    /// The profile to start with (replaced if the radio reports another model).
+    pub profile: Arc<Profile>,
+    /// All profiles, for identifying the radio.
+    pub registry: ProfileRegistry,
+    /// Executor settings.
+    pub executor: ExecutorConfig,
+    /// Capacity of the user command queue.
+    pub queue: usize,
+}
+
+/// A running radio service.
+pub struct Radio {
+    profile: Arc<RwLock<Arc<Profile>>>,
+    store: Arc<StateStore>,
+    jobs: Mutex<Option<Sender<Job>>>,
+    polls: Mutex<Option<Sender<Job>>>,
+    stop: Mutex<Option<Sender<()>>>,
+    link: Arc<RadioLink>,
+    scope: Arc<Fanout<ScopeOut>>,
+    audio: Arc<Fanout<PcmBlock>>,
+    exec_stats: Arc<Mutex<ExecutorStats>>,
+    executor: Mutex<Option<JoinHandle<()>>>,
+    pumps: Mutex<Vec<JoinHandle<()>>>,
+}
+
+/// The state a profile starts with before the radio has been read.
+pub fn initial_content(p: &Profile) -> StateContent {
+    let ab = p.vfo.scheme == VfoScheme::Ab;
+    let first = p.bands().next().map(|b| b.default_hz).unwrap_or(p.freq_ranges[0].start_hz);
+    let mode = p.modes.list.first().cloned().unwrap_or_else(|| "USB".into());
+    StateContent {
+        radio: RadioState {
+            main: ReceiverState::new(first, &mode, ab),
+            sub: (p.is_dual() && !ab).then(|| ReceiverState::new(first, &mode, false)),
+            active: if ab { "A" } else { "MAIN" }.into(),
+            ptt: false,
+            power_on: true,
+            power: 0,
+            split: false,
+            dual_watch: false,
+            scope: ScopeState::default(),
+        },
+        connection: Connection::default(),
+        ws_clients: WsClients::default(),
+        detail: RadioDetail {
+            status: "connecting".into(),
+            model: p.model().to_string(),
+            message: None,
+        },
+    }
+}
+
+impl Radio {
+    /// Starts the link and the threads around it.
+    pub fn start(cfg: RadioConfig) -> io::Result<Radio> {
+        let (civ_tx, civ_rx) = crossbeam_channel::bounded(4096);
+        let (scope_tx, scope_rx) = crossbeam_channel::bounded(256);
+        let (audio_tx, audio_rx) = crossbeam_channel::bounded(256);
+        let (ev_tx, ev_rx) = crossbeam_channel::unbounded();
+        let sample_rate = cfg.link.control.sample_rate;
+        let link = Arc::new(RadioLink::start(
+            cfg.link,
+            LinkSinks {
+                civ: civ_tx,
+                scope: scope_tx,
+                audio: audio_tx,
+                events: ev_tx,
+            },
+        )?);
+        let store = Arc::new(StateStore::new(initial_content(&cfg.profile)));
+        let profile = Arc::new(RwLock::new(cfg.profile));
+        let (jobs_tx, jobs_rx) = crossbeam_channel::bounded(cfg.queue.max(1));
+        let (polls_tx, polls_rx) = crossbeam_channel::bounded(64);
+        let (stop_tx, stop_rx) = crossbeam_channel::bounded(1);
+        let scope_wanted = Arc::new(AtomicBool::new(false));
+        let exec_stats = Arc::new(Mutex::new(ExecutorStats::default()));
+        let mut exec = Executor::new(
+            cfg.executor,
+            profile.clone(),
+            cfg.registry,
+            link.clone(),
+            store.clone(),
+            ExecutorInputs {
+                civ: civ_rx,
+                link: ev_rx,
+                jobs: jobs_rx,
+                polls: polls_rx,
+                stop: stop_rx,
+            },
+            scope_wanted.clone(),
+            exec_stats.clone(),
+        );
+        let executor = std::thread::Builder::new()
+            .name("executor".into())
+            .spawn(move || exec.run())?;
+        let scope: Arc<Fanout<ScopeOut>> = Fanout::new();
+        let scope_counts = scope_pump::count_channel(&scope);
+        let scope_thread = {
+            let (p, s, f, j) = (profile.clone(), store.clone(), scope.clone(), jobs_tx.clone());
+            std::thread::Builder::new()
+                .name("scope-pump".into())
+                .spawn(move || scope_pump::run(scope_rx, p, s, f, j, scope_wanted, scope_counts))?
+        };
+        let audio: Arc<Fanout<PcmBlock>> = Fanout::new();
+        let audio_counts = audio_pump::count_channel(&audio);
+        let audio_thread = {
+            let (l, f) = (link.clone(), audio.clone());
+            std::thread::Builder::new()
+                .name("audio-pump".into())
+                .spawn(move || audio_pump::run(audio_rx, l, sample_rate, f, audio_counts))?
+        };
+        Ok(Radio {
+            profile,
+            store,
+            jobs: Mutex::new(Some(jobs_tx)),
+            polls: Mutex::new(Some(polls_tx)),
+            stop: Mutex::new(Some(stop_tx)),
+            link,
+            scope,
+            audio,
+            exec_stats,
+            executor: Mutex::new(Some(executor)),
+            pumps: Mutex::new(vec![scope_thread, audio_thread]),
+        })
+    }
+
+    /// The current profile.
+    pub fn profile(&self) -> Arc<Profile> {
+        self.profile.read().clone()
+    }
+
+    /// The state store.
+    pub fn store(&self) -> &Arc<StateStore> {
+        &self.store
+    }
+
+    /// Scope sweeps, for subscribers (subscribing turns the radio's scope output on).
+    pub fn scope(&self) -> &Arc<Fanout<ScopeOut>> {
+        &self.scope
+    }
+
+    /// Decoded RX audio, for subscribers (subscribing opens the radio's audio stream).
+    pub fn audio(&self) -> &Arc<Fanout<PcmBlock>> {
+        &self.audio
+    }
+
+    /// The link's status.
+    pub fn link_status(&self) -> LinkStatus {
+        self.link.status()
+    }
+
+    /// Executor counters.
+    pub fn executor_stats(&self) -> ExecutorStats {
+        *self.exec_stats.lock()
+    }
+
+    /// (Re)connects the radio link.
+    pub fn connect(&self) {
+        self.link.connect();
+    }
+
+    /// Logs out and stays disconnected.
+    pub fn disconnect(&self) {
+        self.link.disconnect();
+    }
+
+    fn enqueue(&self, lane: &Mutex<Option<Sender<Job>>>, job: Job) -> Result<(), CommandError> {
+        let guard = lane.lock();
+        let Some(tx) = guard.as_ref() else {
+            return Err(CommandError::new(ErrorCode::RadioUnavailable, "the server is shutting down"));
+        };
+        tx.try_send(job).map_err(|e| match e {
+            TrySendError::Full(_) => CommandError::new(ErrorCode::RadioBusy, "the radio's command queue is full; try again"),
+            TrySendError::Disconnected(_) => CommandError::new(ErrorCode::RadioUnavailable, "the server is shutting down"),
+        })
+    }
+
+    /// Queues a user command; `reply` is called exactly once with its result (unless the
+    /// queue refuses it, in which case the error is returned here).
+    pub fn submit(&self, cmd: Command, reply: impl FnOnce(CommandResult) + Send + 'static) -> Result<(), CommandError> {
+        self.enqueue(&self.jobs, Job { cmd, reply: Box::new(reply) })
+    }
+
+    /// Queues a background command (served when no user command waits).
+    pub fn submit_poll(&self, cmd: Command, reply: impl FnOnce(CommandResult) + Send + 'static) -> Result<(), CommandError> {
+        self.enqueue(&self.polls, Job { cmd, reply: Box::new(reply) })
+    }
+
+    /// Runs a user command and waits for its result.
+    pub fn execute(&self, cmd: Command) -> CommandResult {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.submit(cmd, move |r| {
+            let _ = tx.send(r);
+        })?;
+        rx.recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| Err(CommandError::new(ErrorCode::RadioTimeout, "no result from the executor")))
+    }
+
+    /// Stops everything: the executor (releasing PTT), then the link (clean logout), then
+    /// the pumps. Later calls do nothing.
+    pub fn shutdown(&self) {
+        self.jobs.lock().take();
+        self.polls.lock().take();
+        self.stop.lock().take();
+        if let Some(t) = self.executor.lock().take() {
+            let _ = t.join();
+        }
+        self.link.shutdown();
+        for t in self.pumps.lock().drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Radio {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

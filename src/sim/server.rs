@@ -1,0 +1,400 @@
+//! The simulated radio's LAN server: the three UDP ports of a real Icom radio on
+//! loopback (or any address), one thread, driven by `poll(2)`. It speaks the radio
+//! side of the protocol with the same `wire/` and stream code as the client, feeds CI-V
+//! to the [`SimRig`], streams scope sweeps and RX audio, and injects faults.
+
+use std::io;
+use std::net::{SocketAddr, UdpSocket};
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use parking_lot::Mutex;
+
+use super::faults::{FaultConfig, FaultCounters, FaultLine, Pending};
+use super::protocol::SimProtocol;
+use super::rig::{PanelAction, RigSnapshot, SimRig, SimRigConfig};
+use crate::net::poll::{Interest, poll};
+use crate::net::waker::{self, WakeReceiver, Waker};
+use crate::profile::Profile;
+use crate::wire::lan::Port;
+
+/// Settings of the simulated radio.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// Control-port address; CI-V and audio use the next two ports (all ephemeral when 0).
+    pub listen: SocketAddr,
+    /// The model to simulate.
+    pub profile: Arc<Profile>,
+    /// Radio user name.
+    pub user: String,
+    /// Radio password.
+    pub password: String,
+    /// Seed of every random choice (ids, tokens, band, faults).
+    pub seed: u64,
+    /// CI-V model settings (sweep rate, transceive).
+    pub rig: SimRigConfig,
+    /// Fault injection, applied to both directions.
+    pub faults: FaultConfig,
+    /// A client silent this long is dropped (the radio's stale-session timeout).
+    pub stale_timeout: Duration,
+    /// After a client vanished without logging out, the radio holds its session this long.
+    pub cooldown: Duration,
+}
+
+impl SimConfig {
+    /// Defaults for `profile` on 127.0.0.1:50001, user "rigweb" / password "rigweb".
+    pub fn new(profile: Arc<Profile>) -> SimConfig {
+        SimConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 50001)),
+            profile,
+            user: "rigweb".into(),
+            password: "rigweb".into(),
+            seed: 1,
+            rig: SimRigConfig::default(),
+            faults: FaultConfig::default(),
+            stale_timeout: Duration::from_secs(15),
+            cooldown: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Where the simulated radio listens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimAddrs {
+    /// Control port.
+    pub control: SocketAddr,
+    /// CI-V port.
+    pub civ: SocketAddr,
+    /// Audio port.
+    pub audio: SocketAddr,
+}
+
+/// Counters of the simulated radio, for tests and benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SimStats {
+    /// Logins accepted.
+    pub logins_ok: u64,
+    /// Logins refused (bad credentials).
+    pub logins_rejected: u64,
+    /// Stream requests granted.
+    pub streams_granted: u64,
+    /// Stream requests answered "CI-V port 0" (session held, busy, or GUID mismatch).
+    pub streams_held: u64,
+    /// Stream requests rejected (codec).
+    pub streams_rejected: u64,
+    /// GUID echo mismatches.
+    pub guid_mismatches: u64,
+    /// Clients that logged out (token remove or DISCONNECT).
+    pub clean_logouts: u64,
+    /// Clients dropped after going silent.
+    pub vanished: u64,
+    /// Clients currently known.
+    pub clients: u64,
+    /// CI-V frames received from clients.
+    pub civ_frames_in: u64,
+    /// CI-V frames sent to clients.
+    pub civ_frames_out: u64,
+    /// Scope sweeps sent.
+    pub scope_sweeps: u64,
+    /// RX audio packets sent.
+    pub audio_packets_out: u64,
+    /// TX audio packets received.
+    pub tx_audio_packets_in: u64,
+    /// Datagrams that did not parse.
+    pub malformed: u64,
+    /// Datagrams with wrong ids or from unauthenticated addresses.
+    pub foreign: u64,
+    /// Packets resent on request (all clients, all ports).
+    pub resent: u64,
+    /// Retransmit requests received.
+    pub requests_received: u64,
+    /// Injected faults, radio -> client.
+    pub faults_out: FaultCounters,
+    /// Injected faults, client -> radio.
+    pub faults_in: FaultCounters,
+}
+
+/// A request to the simulator thread.
+enum SimCommand {
+    Panel(PanelAction),
+    Faults(FaultConfig),
+    Silence(Duration),
+    Restart,
+    KickStreams,
+    Snapshot(Sender<RigSnapshot>),
+    Shutdown,
+}
+
+/// A running simulated radio.
+pub struct SimHandle {
+    tx: Sender<SimCommand>,
+    waker: Waker,
+    addrs: SimAddrs,
+    stats: Arc<Mutex<SimStats>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl SimHandle {
+    /// The three ports.
+    pub fn addrs(&self) -> SimAddrs {
+        self.addrs
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> SimStats {
+        *self.stats.lock()
+    }
+
+    fn send(&self, cmd: SimCommand) {
+        if self.tx.send(cmd).is_ok() {
+            self.waker.wake();
+        }
+    }
+
+    /// Operates the front panel (frequency, mode, PTT, power, ...).
+    pub fn panel(&self, action: PanelAction) {
+        self.send(SimCommand::Panel(action));
+    }
+
+    /// Replaces the fault configuration.
+    pub fn set_faults(&self, faults: FaultConfig) {
+        self.send(SimCommand::Faults(faults));
+    }
+
+    /// Drops all traffic, both ways, for `d`.
+    pub fn silence(&self, d: Duration) {
+        self.send(SimCommand::Silence(d));
+    }
+
+    /// Simulates a radio restart: every session is forgotten and every id changes.
+    pub fn restart(&self) {
+        self.send(SimCommand::Restart);
+    }
+
+    /// Closes every client's CI-V and audio streams (status `disc = 1`).
+    pub fn kick_streams(&self) {
+        self.send(SimCommand::KickStreams);
+    }
+
+    /// A copy of the radio's state.
+    pub fn snapshot(&self) -> Option<RigSnapshot> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(SimCommand::Snapshot(tx));
+        rx.recv_timeout(Duration::from_secs(5)).ok()
+    }
+
+    /// Stops the simulator and waits for its thread.
+    pub fn shutdown(mut self) {
+        self.stop();
+    }
+
+    fn stop(&mut self) {
+        self.send(SimCommand::Shutdown);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for SimHandle {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Binds the three ports and starts the simulator thread.
+pub fn start(cfg: SimConfig) -> io::Result<SimHandle> {
+    let control = UdpSocket::bind(cfg.listen)?;
+    let (civ, audio) = if cfg.listen.port() == 0 {
+        let mut ip = cfg.listen;
+        ip.set_port(0);
+        (UdpSocket::bind(ip)?, UdpSocket::bind(ip)?)
+    } else {
+        let mut c = cfg.listen;
+        c.set_port(cfg.listen.port().wrapping_add(1));
+        let mut a = cfg.listen;
+        a.set_port(cfg.listen.port().wrapping_add(2));
+        (UdpSocket::bind(c)?, UdpSocket::bind(a)?)
+    };
+    let addrs = SimAddrs {
+        control: control.local_addr()?,
+        civ: civ.local_addr()?,
+        audio: audio.local_addr()?,
+    };
+    for s in [&control, &civ, &audio] {
+        s.set_nonblocking(true)?;
+    }
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let (waker, wake_rx) = waker::pair()?;
+    let stats = Arc::new(Mutex::new(SimStats::default()));
+    let shared = stats.clone();
+    let model = cfg.profile.model().to_string();
+    let thread = std::thread::Builder::new()
+        .name("sim-radio".into())
+        .spawn(move || {
+            let mut sim = SimLoop::new(cfg, [control, civ, audio], addrs, rx, wake_rx, shared);
+            sim.run();
+        })?;
+    log::info!(
+        "simulated {model} listening on {} (CI-V {}, audio {})",
+        addrs.control,
+        addrs.civ,
+        addrs.audio
+    );
+    Ok(SimHandle {
+        tx,
+        waker,
+        addrs,
+        stats,
+        thread: Some(thread),
+    })
+}
+
+/// The simulator thread's state.
+struct SimLoop {
+    socks: [UdpSocket; 3],
+    proto: SimProtocol,
+    out_line: FaultLine,
+    in_line: FaultLine,
+    rx: Receiver<SimCommand>,
+    wake: WakeReceiver,
+    shared: Arc<Mutex<SimStats>>,
+    published: SimStats,
+}
+
+impl SimLoop {
+    fn new(
+        cfg: SimConfig,
+        socks: [UdpSocket; 3],
+        addrs: SimAddrs,
+        rx: Receiver<SimCommand>,
+        wake: WakeReceiver,
+        shared: Arc<Mutex<SimStats>>,
+    ) -> SimLoop {
+        let out_line = FaultLine::new(cfg.faults.clone(), cfg.seed ^ 0x5EED_0001);
+        let in_line = FaultLine::new(cfg.faults.clone(), cfg.seed ^ 0x5EED_0002);
+        let rig = SimRig::new(cfg.profile.clone(), SimRigConfig { seed: cfg.seed, ..cfg.rig.clone() });
+        SimLoop {
+            proto: SimProtocol::new(cfg, rig, addrs, Instant::now()),
+            socks,
+            out_line,
+            in_line,
+            rx,
+            wake,
+            shared,
+            published: SimStats::default(),
+        }
+    }
+
+    fn run(&mut self) {
+        let mut buf = vec![0u8; 65536];
+        loop {
+            let deadline = [self.proto.next_deadline(), self.out_line.next_due(), self.in_line.next_due()]
+                .into_iter()
+                .flatten()
+                .min();
+            let interests = [
+                Interest::read(self.socks[0].as_raw_fd()),
+                Interest::read(self.socks[1].as_raw_fd()),
+                Interest::read(self.socks[2].as_raw_fd()),
+                Interest::read(self.wake.fd()),
+            ];
+            let ready = match poll(&interests, deadline) {
+                Ok(r) => r,
+                Err(e) => {
+                    log::error!("simulator: poll failed: {e}");
+                    return;
+                }
+            };
+            let now = Instant::now();
+            if ready[3].readable {
+                self.wake.clear();
+                while let Ok(cmd) = self.rx.try_recv() {
+                    if !self.command(cmd, now) {
+                        return;
+                    }
+                }
+            }
+            let mut due = Vec::new();
+            for (i, port) in [Port::Control, Port::Civ, Port::Audio].into_iter().enumerate() {
+                if !ready[i].readable {
+                    continue;
+                }
+                // bounded batch so that one flooded port cannot starve the others
+                for _ in 0..256 {
+                    match self.socks[i].recv_from(&mut buf) {
+                        Ok((n, from)) => self.in_line.push(port, from, buf[..n].to_vec(), now, &mut due),
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                        Err(e) => {
+                            log::debug!("simulator: recv on {port:?}: {e}");
+                            break;
+                        }
+                    }
+                }
+            }
+            self.in_line.release(now, &mut due);
+            let mut out = Vec::new();
+            for p in due {
+                self.proto.receive(p.port.into(), p.addr, &p.bytes, now, &mut out);
+            }
+            self.proto.tick(now, &mut out);
+            self.transmit(out, now);
+            self.publish();
+        }
+    }
+
+    fn transmit(&mut self, out: Vec<(Port, SocketAddr, Vec<u8>)>, now: Instant) {
+        let mut due: Vec<Pending> = Vec::new();
+        for (port, addr, bytes) in out {
+            self.out_line.push(port, addr, bytes, now, &mut due);
+        }
+        self.out_line.release(now, &mut due);
+        for p in due {
+            let i = match Port::from(p.port) {
+                Port::Control => 0,
+                Port::Civ => 1,
+                Port::Audio => 2,
+            };
+            if let Err(e) = self.socks[i].send_to(&p.bytes, p.addr) {
+                log::debug!("simulator: send to {}: {e}", p.addr);
+            }
+        }
+    }
+
+    /// Runs one command; false means shut down.
+    fn command(&mut self, cmd: SimCommand, now: Instant) -> bool {
+        let mut out = Vec::new();
+        match cmd {
+            SimCommand::Panel(a) => self.proto.panel(a, now, &mut out),
+            SimCommand::Faults(f) => {
+                self.out_line.set_config(f.clone());
+                self.in_line.set_config(f);
+            }
+            SimCommand::Silence(d) => {
+                self.out_line.silence_until(now + d);
+                self.in_line.silence_until(now + d);
+            }
+            SimCommand::Restart => self.proto.restart(now),
+            SimCommand::KickStreams => self.proto.kick_streams(now, &mut out),
+            SimCommand::Snapshot(tx) => {
+                let _ = tx.send(self.proto.rig().snapshot());
+            }
+            SimCommand::Shutdown => return false,
+        }
+        self.transmit(out, now);
+        true
+    }
+
+    fn publish(&mut self) {
+        let mut s = self.proto.stats();
+        s.faults_out = self.out_line.counters();
+        s.faults_in = self.in_line.counters();
+        if s != self.published {
+            self.published = s;
+            *self.shared.lock() = s;
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! The radio side of the CI-V and audio ports: discovery answers for authenticated
+//! clients, CI-V frames to and from the rig, scope sweeps and transceive broadcasts,
+//! RX audio every 20 ms in the granted codec, TX audio while transmitting.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use super::client::PortLink;
+use super::protocol::{Outbox, SimProtocol};
+use crate::lan::stream::{Stream, StreamConfig};
+use crate::radio::audio;
+use crate::wire::civ::{self, Frame};
+use crate::wire::lan::{AudioRepr, CivDataRepr, Header, MAX_AUDIO_PAYLOAD, Packet, Port, ptype};
+
+const AUDIO_BLOCK: Duration = Duration::from_millis(20);
+
+impl SimProtocol {
+    /// Index of the client whose port `port` session talks from `addr`.
+    fn client_by_port(&self, port: Port, addr: SocketAddr) -> Option<usize> {
+        self.clients.iter().position(|c| {
+            let link = match port {
+                Port::Civ => c.civ.as_ref(),
+                Port::Audio => c.audio.as_ref(),
+                Port::Control => None,
+            };
+            link.is_some_and(|l| l.addr == addr)
+        })
+    }
+
+    /// "Are you there" on the CI-V or audio port: only from the address of a client whose
+    /// streams were granted (the radio associates the ports by IP).
+    fn port_discovery(&mut self, port: Port, addr: SocketAddr, c: &crate::wire::lan::ControlRepr, now: Instant, out: &mut Outbox) {
+        if c.sent_id == 0 {
+            self.stats.foreign += 1;
+            return;
+        }
+        let k = if port == Port::Civ { 1 } else { 2 };
+        let existing = self.client_by_port(port, addr);
+        let owner = existing.or_else(|| {
+            self.clients
+                .iter()
+                .position(|cl| cl.grant.is_some() && cl.ctrl_addr.ip() == addr.ip() && port_free(cl, port))
+        });
+        let Some(i) = owner else {
+            self.stats.foreign += 1;
+            log::debug!("simulator: {port:?} AYT from {addr} without granted streams ignored");
+            return;
+        };
+        let cfg = match port {
+            Port::Civ => StreamConfig::radio(100, false, true),
+            _ => StreamConfig::radio(500, false, false),
+        };
+        let link = PortLink {
+            addr,
+            stream: Stream::new(cfg, self.ids[k], c.sent_id, 1, now),
+            ready: false,
+        };
+        let client = &mut self.clients[i];
+        match port {
+            Port::Civ => {
+                client.civ = Some(link);
+                client.civ_open = false;
+            }
+            _ => {
+                client.audio = Some(link);
+                client.audio_next = None;
+            }
+        }
+        out.push((port, addr, self.iah(k, c)));
+    }
+
+    pub(super) fn on_civ(&mut self, addr: SocketAddr, header: Header, pkt: Packet, now: Instant, out: &mut Outbox) {
+        if let Packet::AreYouThere(c) = &pkt {
+            self.port_discovery(Port::Civ, addr, c, now, out);
+            return;
+        }
+        let Some(i) = self.client_by_port(Port::Civ, addr) else {
+            self.stats.foreign += 1;
+            return;
+        };
+        let mut deliver = Vec::new();
+        {
+            let Some(link) = self.clients[i].civ.as_mut() else { return };
+            if !link.stream.owns(header.sent_id, header.rcvd_id) {
+                self.stats.foreign += 1;
+                return;
+            }
+            let mut d = Vec::new();
+            link.stream.receive(pkt, now, &mut d, &mut deliver);
+            out.extend(d.into_iter().map(|b| (Port::Civ, addr, b)));
+        }
+        for p in deliver {
+            match p {
+                Packet::AreYouReady(c) => {
+                    out.push((Port::Civ, addr, self.echo(1, ptype::ARE_YOU_READY, c.seq, c.sent_id)));
+                    let powered = self.rig.powered();
+                    if let Some(link) = self.clients[i].civ.as_mut() {
+                        link.ready = true;
+                        link.stream.set_idle(powered.then_some(Duration::from_millis(100)));
+                    }
+                }
+                Packet::OpenClose(o) => self.clients[i].civ_open = o.open,
+                Packet::CivData(d) => self.civ_in(i, &d.payload, now, out),
+                Packet::Disconnect(_) => {
+                    let c = &mut self.clients[i];
+                    c.civ = None;
+                    c.civ_open = false;
+                    return;
+                }
+                other => log::debug!("simulator: {} on the CI-V port ignored", other.name()),
+            }
+        }
+    }
+
+    /// CI-V bytes from client `i`: each frame goes to the rig, replies go back.
+    fn civ_in(&mut self, i: usize, payload: &[u8], now: Instant, out: &mut Outbox) {
+        let t = self.rig_time(now);
+        let mut replies = Vec::new();
+        for f in civ::split_frames(payload) {
+            match f {
+                Ok(frame) => {
+                    self.stats.civ_frames_in += 1;
+                    replies.extend(self.rig.handle(&frame, t));
+                }
+                Err(e) => {
+                    self.stats.malformed += 1;
+                    log::debug!("simulator: bad CI-V frame: {e}");
+                }
+            }
+        }
+        for r in replies {
+            self.send_civ(i, &r, now, out);
+        }
+        self.power_changed(now);
+    }
+
+    /// Sends one CI-V frame to client `i` (tracked CI-V data packet).
+    fn send_civ(&mut self, i: usize, frame: &Frame, now: Instant, out: &mut Outbox) {
+        let c = &mut self.clients[i];
+        let inner = c.civ_seq;
+        let Some(link) = c.civ.as_mut() else { return };
+        let ids = link.stream.ids();
+        let payload = frame.emit();
+        let mut d = Vec::new();
+        link.stream.send_tracked(now, &mut d, |seq| {
+            CivDataRepr {
+                seq,
+                sent_id: ids.0,
+                rcvd_id: ids.1,
+                inner_seq: inner,
+                payload,
+            }
+            .emit()
+        });
+        c.civ_seq = inner.wrapping_add(1);
+        out.extend(d.into_iter().map(|b| (Port::Civ, link.addr, b)));
+        self.stats.civ_frames_out += 1;
+    }
+
+    /// Sends unsolicited frames (scope, transceive) to every client with an open CI-V stream.
+    pub(super) fn broadcast(&mut self, frames: Vec<Frame>, now: Instant, out: &mut Outbox) {
+        for f in frames {
+            let is_scope = f.cmd == 0x27 && f.data.first() == Some(&0x00);
+            for i in 0..self.clients.len() {
+                if self.clients[i].civ_open {
+                    self.send_civ(i, &f, now, out);
+                    if is_scope {
+                        self.stats.scope_sweeps += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Follows a power change of the rig: CI-V idles stop in standby and resume after.
+    pub(super) fn power_changed(&mut self, now: Instant) {
+        let powered = self.rig.powered();
+        if powered == self.was_powered {
+            return;
+        }
+        self.was_powered = powered;
+        log::info!("simulator: radio {}", if powered { "powered on" } else { "in standby" });
+        for c in &mut self.clients {
+            if let Some(link) = c.civ.as_mut().filter(|l| l.ready) {
+                link.stream.set_idle(powered.then_some(Duration::from_millis(100)));
+            }
+            if powered && c.audio.is_some() {
+                c.audio_next = Some(now);
+            }
+        }
+    }
+
+    pub(super) fn on_audio(&mut self, addr: SocketAddr, header: Header, pkt: Packet, now: Instant, out: &mut Outbox) {
+        if let Packet::AreYouThere(c) = &pkt {
+            self.port_discovery(Port::Audio, addr, c, now, out);
+            return;
+        }
+        let Some(i) = self.client_by_port(Port::Audio, addr) else {
+            self.stats.foreign += 1;
+            return;
+        };
+        let mut deliver = Vec::new();
+        {
+            let Some(link) = self.clients[i].audio.as_mut() else { return };
+            if !link.stream.owns(header.sent_id, header.rcvd_id) {
+                self.stats.foreign += 1;
+                return;
+            }
+            let mut d = Vec::new();
+            link.stream.receive(pkt, now, &mut d, &mut deliver);
+            out.extend(d.into_iter().map(|b| (Port::Audio, addr, b)));
+        }
+        for p in deliver {
+            match p {
+                Packet::AreYouReady(c) => {
+                    out.push((Port::Audio, addr, self.echo(2, ptype::ARE_YOU_READY, c.seq, c.sent_id)));
+                    let c = &mut self.clients[i];
+                    if let Some(link) = c.audio.as_mut() {
+                        link.ready = true;
+                    }
+                    c.audio_next = Some(now);
+                }
+                Packet::Audio(a) => {
+                    self.stats.tx_audio_packets_in += 1;
+                    let tx_codec = self.clients[i].grant.map(|g| g.tx_codec);
+                    let mut samples = Vec::new();
+                    if let Some(codec_byte) = tx_codec
+                        && audio::decode(codec_byte, &a.payload, &mut samples).is_some()
+                        && self.rig.ptt()
+                    {
+                        self.rig.accept_tx_audio(&samples);
+                    }
+                }
+                Packet::OpenClose(_) => {}
+                Packet::Disconnect(_) => {
+                    let c = &mut self.clients[i];
+                    c.audio = None;
+                    c.audio_next = None;
+                    return;
+                }
+                other => log::debug!("simulator: {} on the audio port ignored", other.name()),
+            }
+        }
+    }
+
+    /// Transport timers of the CI-V and audio sessions, rig output and RX audio.
+    pub(super) fn tick_streams(&mut self, now: Instant, out: &mut Outbox) {
+        for i in 0..self.clients.len() {
+            let c = &mut self.clients[i];
+            let mut ignored = Vec::new();
+            for (port, link) in [(Port::Civ, c.civ.as_mut()), (Port::Audio, c.audio.as_mut())] {
+                if let Some(link) = link {
+                    let mut d = Vec::new();
+                    link.stream.poll(now, &mut d, &mut ignored);
+                    out.extend(d.into_iter().map(|b| (port, link.addr, b)));
+                }
+            }
+        }
+        let frames = self.rig.poll(self.rig_time(now));
+        if !frames.is_empty() {
+            self.broadcast(frames, now, out);
+        }
+        for i in 0..self.clients.len() {
+            self.audio_tick(i, now, out);
+        }
+    }
+
+    /// Sends the RX audio blocks due for client `i`.
+    fn audio_tick(&mut self, i: usize, now: Instant, out: &mut Outbox) {
+        let powered = self.rig.powered();
+        let c = &mut self.clients[i];
+        let (Some(grant), Some(next)) = (c.grant, c.audio_next) else { return };
+        if !grant.rx_enable || c.audio.is_none() {
+            return;
+        }
+        if !powered {
+            c.audio_next = None;
+            return;
+        }
+        let mut next = next;
+        let mut blocks = 0;
+        while next <= now {
+            next += AUDIO_BLOCK;
+            blocks += 1;
+        }
+        if blocks > 5 {
+            // far behind (the machine stalled): skip to now rather than burst
+            blocks = 1;
+            next = now + AUDIO_BLOCK;
+        }
+        c.audio_next = Some(next);
+        let channels = grant.rx_channels();
+        let per_channel = (grant.rx_rate / 1000 * AUDIO_BLOCK.as_millis() as u32) as usize;
+        let mut pcm = vec![0i16; per_channel * usize::from(channels)];
+        for _ in 0..blocks {
+            self.rig.render_audio(&mut pcm, channels, grant.rx_rate);
+            let mut bytes = Vec::with_capacity(pcm.len() * 2);
+            audio::encode(grant.rx_codec, &pcm, &mut bytes);
+            let c = &mut self.clients[i];
+            let Some(link) = c.audio.as_mut() else { return };
+            let ids = link.stream.ids();
+            for chunk in bytes.chunks(MAX_AUDIO_PAYLOAD) {
+                let send_seq = c.audio_seq;
+                let mut d = Vec::new();
+                link.stream
+                    .send_tracked(now, &mut d, |seq| AudioRepr::new(ids, seq, send_seq, chunk.to_vec()).emit());
+                c.audio_seq = send_seq.wrapping_add(1);
+                out.extend(d.into_iter().map(|b| (Port::Audio, link.addr, b)));
+                self.stats.audio_packets_out += 1;
+            }
+        }
+    }
+}
+
+fn port_free(c: &super::client::SimClient, port: Port) -> bool {
+    match port {
+        Port::Civ => c.civ.is_none(),
+        Port::Audio => c.audio.is_none(),
+        Port::Control => false,
+    }
+}
