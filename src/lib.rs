@@ -2,13 +2,21 @@
 //!
 //! The crate is laid out as `docs/ARCHITECTURE.md` describes: pure byte layouts in
 //! [`wire`], sans-IO LAN sessions and their socket threads in [`lan`], the typed
-//! radio state and the single-owner command executor in [`radio`], rig profiles in
-//! [`profile`] and the simulated radio in [`sim`].
+//! radio state and the single-owner command executor in [`radio`], fan-out primitives
+//! in [`hub`], the HTTP/WebSocket server in [`web`], rig profiles in [`profile`] and
+//! the simulated radio in [`sim`].
 
+pub mod app;
+pub mod cli;
+pub mod config;
 pub mod hub;
 pub mod lan;
+pub mod logging;
 pub mod net;
 pub mod profile;
 pub mod radio;
+pub mod signals;
+pub mod sim;
 pub mod util;
+pub mod web;
 pub mod wire;

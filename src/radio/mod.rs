@@ -10,6 +10,7 @@ pub mod command_table;
 pub mod error;
 pub mod executor;
 mod fetch;
+pub mod meter_pump;
 pub mod meters;
 pub mod request;
 pub mod scope;

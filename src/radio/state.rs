@@ -209,6 +209,8 @@ pub struct StateChange {
 
 /// A receiver of state changes. Called with the store's lock held: must not block.
 pub trait StateSink: Send + Sync {
+    /// Takes the snapshot the subscription starts from (before any change).
+    fn on_snapshot(&self, _snapshot: &Snapshot) {}
     /// Takes one change.
     fn on_change(&self, change: &Arc<StateChange>);
 }
@@ -324,17 +326,18 @@ impl StateStore {
     }
 
     /// Registers `sink` and returns its id with the snapshot it starts from: the sink
-    /// gets every change after that snapshot's revision, and none before.
+    /// gets that snapshot first ([`StateSink::on_snapshot`]), then every later change.
     pub fn subscribe(&self, sink: Arc<dyn StateSink>) -> (u64, Snapshot) {
         let mut g = self.inner.lock();
         let id = g.next_sink;
         g.next_sink += 1;
-        g.sinks.push((id, sink));
         let snap = Snapshot {
             revision: g.revision,
             json: g.json.clone(),
             content: g.content.clone(),
         };
+        sink.on_snapshot(&snap);
+        g.sinks.push((id, sink));
         (id, snap)
     }
 

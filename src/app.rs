@@ -1,0 +1,144 @@
+//! Wiring: configuration -> simulated radio (when no real one is given) -> radio
+//! service -> meter pump -> web server; then wait for SIGINT / SIGTERM and shut down in
+//! order (web clients closed, PTT released, clean radio logout, simulator stopped).
+
+use std::error::Error;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use crate::config::{RadioTarget, ServeConfig, SimCliConfig};
+use crate::lan::control::ControlConfig;
+use crate::lan::link::LinkConfig;
+use crate::radio::executor::ExecutorConfig;
+use crate::radio::meter_pump::MeterPump;
+use crate::radio::service::{Radio, RadioConfig};
+use crate::sim::rig::SimRigConfig;
+use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
+use crate::web::auth::Auth;
+use crate::web::context::{AppCtx, WebConfig};
+use crate::web::ptt::PttWatcher;
+use crate::web::server::WebServer;
+
+/// Everything `serve` starts, for tests that run the server in-process.
+pub struct Running {
+    /// The web server.
+    pub web: WebServer,
+    /// The shared context.
+    pub app: Arc<AppCtx>,
+    /// The built-in simulated radio, if used.
+    pub sim: Option<SimHandle>,
+}
+
+impl Running {
+    /// Where the web server listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.web.addr()
+    }
+
+    /// Shuts everything down in order.
+    pub fn shutdown(self) {
+        let Running { web, app, sim } = self;
+        web.shutdown();
+        app.meters.stop();
+        app.radio.shutdown();
+        if let Some(s) = sim {
+            s.shutdown();
+        }
+    }
+}
+
+/// Starts the whole server (without waiting for a signal).
+pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
+    let (sim, radio_addr, user, password, profile) = match &cfg.radio {
+        RadioTarget::Simulated { profile } => {
+            let user = "rigweb".to_string();
+            let password = format!("{:08x}", std::process::id() ^ 0x5A5A_A5A5);
+            let mut sc = SimConfig::new(profile.clone());
+            sc.listen = SocketAddr::from(([127, 0, 0, 1], 0));
+            sc.user = user.clone();
+            sc.password = password.clone();
+            let sim = sim_server::start(sc)?;
+            let addr = sim.addrs().control;
+            log::info!(
+                "no --radio given: serving the built-in simulated {} (LAN protocol on {addr})",
+                profile.model()
+            );
+            (Some(sim), addr, user, password, profile.clone())
+        }
+        RadioTarget::Lan { addr, user, password } => {
+            let profile = match &cfg.profile {
+                Some(p) => p.clone(),
+                None => {
+                    let p = cfg.registry.get("ic7610").ok_or("the ic7610 profile is missing")?;
+                    log::info!("no --profile: starting with {} until the radio identifies itself", p.id());
+                    p
+                }
+            };
+            (None, *addr, user.clone(), password.clone(), profile)
+        }
+    };
+    let control = ControlConfig {
+        user,
+        password,
+        rx_codec: profile.rx_codec_byte(),
+        tx_codec: profile.tx_codec_byte(),
+        sample_rate: profile.audio.sample_rate,
+        ..ControlConfig::default()
+    };
+    let radio = Arc::new(Radio::start(RadioConfig {
+        link: LinkConfig::new(radio_addr, control),
+        profile,
+        registry: cfg.registry.clone(),
+        executor: ExecutorConfig {
+            tx_timeout: cfg.tx_timeout,
+            ..ExecutorConfig::default()
+        },
+        queue: 256,
+    })?);
+    let meters = MeterPump::start(radio.clone())?;
+    let web_cfg = WebConfig {
+        auth: Auth::new(cfg.auth_token.clone()),
+        max_clients: cfg.max_clients,
+        ..WebConfig::default()
+    };
+    if web_cfg.auth.enabled() {
+        log::info!("bearer-token authentication is on for /api/*");
+    }
+    let app = Arc::new(AppCtx::new(radio.clone(), meters, web_cfg));
+    radio.store().subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    let web = WebServer::start(cfg.listen, app.clone())?;
+    Ok(Running { web, app, sim })
+}
+
+/// `rigweb`: serves until SIGINT / SIGTERM.
+pub fn serve(cfg: ServeConfig) -> Result<(), Box<dyn Error>> {
+    crate::signals::block()?;
+    let running = start(&cfg)?;
+    let sig = crate::signals::wait()?;
+    log::info!("{sig}: shutting down");
+    running.shutdown();
+    log::info!("stopped");
+    Ok(())
+}
+
+/// `rigweb sim`: runs the simulated radio until SIGINT / SIGTERM.
+pub fn sim(cfg: SimCliConfig) -> Result<(), Box<dyn Error>> {
+    crate::signals::block()?;
+    let mut sc = SimConfig::new(cfg.profile.clone());
+    sc.listen = cfg.listen;
+    sc.user = cfg.user;
+    sc.password = cfg.password;
+    sc.seed = cfg.seed;
+    sc.rig = SimRigConfig {
+        seed: cfg.seed,
+        sweep_rate_hz: cfg.sweep_rate,
+        ..SimRigConfig::default()
+    };
+    sc.faults = cfg.faults;
+    sc.cooldown = cfg.cooldown;
+    let sim = sim_server::start(sc)?;
+    let sig = crate::signals::wait()?;
+    log::info!("{sig}: stopping the simulated radio");
+    sim.shutdown();
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! Command-line interface (argh). `rigweb` serves; `rigweb sim` runs the simulated
+//! radio alone. Parsing only: validation happens in `config.rs`.
+
+use argh::FromArgs;
+use std::path::PathBuf;
+
+/// rigweb: a small, fast web server for Icom transceivers (IC-7610, IC-705, IC-9700)
+/// over their LAN protocol. Without --radio it serves a built-in simulated radio.
+#[derive(FromArgs, Debug)]
+pub struct Cli {
+    /// radio host name or IP address (default: start the built-in simulated radio)
+    #[argh(option)]
+    pub radio: Option<String>,
+
+    /// radio control port (default 50001)
+    #[argh(option, default = "50001")]
+    pub radio_port: u16,
+
+    /// radio network user name
+    #[argh(option)]
+    pub radio_user: Option<String>,
+
+    /// file holding the radio password (or set RIGWEB_RADIO_PASSWORD)
+    #[argh(option)]
+    pub radio_password_file: Option<PathBuf>,
+
+    /// rig profile id (ic7610, ic705, ic9700, ic7100; default: from the radio's reply)
+    #[argh(option)]
+    pub profile: Option<String>,
+
+    /// directory of extra or overriding profile files (*.toml)
+    #[argh(option)]
+    pub profile_dir: Option<PathBuf>,
+
+    /// model of the built-in simulated radio (default ic7610)
+    #[argh(option, default = "String::from(\"ic7610\")")]
+    pub sim_model: String,
+
+    /// address and port to serve on (default 0.0.0.0:8080)
+    #[argh(option, default = "String::from(\"0.0.0.0:8080\")")]
+    pub listen: String,
+
+    /// require this bearer token on /api/* (prefer --auth-token-file)
+    #[argh(option)]
+    pub auth_token: Option<String>,
+
+    /// file holding the bearer token required on /api/*
+    #[argh(option)]
+    pub auth_token_file: Option<PathBuf>,
+
+    /// longest transmission in seconds before PTT is released (default 180)
+    #[argh(option, default = "180")]
+    pub tx_timeout: u64,
+
+    /// most clients per WebSocket channel (default 64)
+    #[argh(option, default = "64")]
+    pub max_clients: usize,
+
+    /// log level: error, warn, info, debug, trace (default info)
+    #[argh(option, default = "String::from(\"info\")")]
+    pub log_level: String,
+
+    /// subcommand
+    #[argh(subcommand)]
+    pub command: Option<SubCommand>,
+}
+
+/// Subcommands.
+#[derive(FromArgs, Debug)]
+#[argh(subcommand)]
+pub enum SubCommand {
+    /// Run the simulated radio alone.
+    Sim(SimArgs),
+}
+
+/// run the simulated radio alone (it speaks the Icom LAN protocol on UDP)
+#[derive(FromArgs, Debug)]
+#[argh(subcommand, name = "sim")]
+pub struct SimArgs {
+    /// control port address; CI-V and audio use the next two ports (default 127.0.0.1:50001)
+    #[argh(option, default = "String::from(\"127.0.0.1:50001\")")]
+    pub listen: String,
+
+    /// model to simulate: ic7610, ic705, ic9700, ic7100 (default ic7610)
+    #[argh(option, default = "String::from(\"ic7610\")")]
+    pub model: String,
+
+    /// user name clients must log in with (default rigweb)
+    #[argh(option, default = "String::from(\"rigweb\")")]
+    pub user: String,
+
+    /// password clients must log in with (default rigweb)
+    #[argh(option, default = "String::from(\"rigweb\")")]
+    pub password: String,
+
+    /// seed of every random choice (default 1): same seed, same run
+    #[argh(option, default = "1")]
+    pub seed: u64,
+
+    /// scope sweeps per second per receiver (default 30)
+    #[argh(option, default = "30.0")]
+    pub sweep_rate: f64,
+
+    /// datagram loss probability 0..1, both directions (default 0)
+    #[argh(option, default = "0.0")]
+    pub loss: f64,
+
+    /// datagram duplication probability 0..1 (default 0)
+    #[argh(option, default = "0.0")]
+    pub duplicate: f64,
+
+    /// datagram reordering probability 0..1 (default 0)
+    #[argh(option, default = "0.0")]
+    pub reorder: f64,
+
+    /// one-way delay in ms (default 0)
+    #[argh(option, default = "0")]
+    pub delay_ms: u64,
+
+    /// random extra delay in ms, uniform 0..N (default 0)
+    #[argh(option, default = "0")]
+    pub jitter_ms: u64,
+
+    /// seconds the radio holds a session after a client vanished without logging out (default 30)
+    #[argh(option, default = "30")]
+    pub cooldown_s: u64,
+
+    /// profile directory (as for the server)
+    #[argh(option)]
+    pub profile_dir: Option<PathBuf>,
+
+    /// log level (default info)
+    #[argh(option, default = "String::from(\"info\")")]
+    pub log_level: String,
+}

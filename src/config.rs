@@ -1,0 +1,213 @@
+//! Validated configuration, built once from the command line and the environment.
+//! Every error names the flag and says what is wrong.
+
+use std::fmt;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::cli::{Cli, SimArgs};
+use crate::profile::{Profile, ProfileRegistry};
+use crate::sim::faults::FaultConfig;
+
+/// A configuration error: the flag and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn err(msg: impl Into<String>) -> ConfigError {
+    ConfigError(msg.into())
+}
+
+/// Where the radio is.
+#[derive(Debug, Clone)]
+pub enum RadioTarget {
+    /// A real radio on the network.
+    Lan {
+        /// Control port address.
+        addr: SocketAddr,
+        /// User name.
+        user: String,
+        /// Password.
+        password: String,
+    },
+    /// The built-in simulated radio.
+    Simulated {
+        /// Model to simulate.
+        profile: Arc<Profile>,
+    },
+}
+
+/// Everything `rigweb` (serve) needs.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// The radio.
+    pub radio: RadioTarget,
+    /// Profile to start with (`None`: identify the radio).
+    pub profile: Option<Arc<Profile>>,
+    /// All profiles.
+    pub registry: ProfileRegistry,
+    /// Web listen address.
+    pub listen: SocketAddr,
+    /// Bearer token, when auth is on.
+    pub auth_token: Option<String>,
+    /// Transmit timeout.
+    pub tx_timeout: Duration,
+    /// Most clients per WebSocket channel.
+    pub max_clients: usize,
+    /// Log level.
+    pub log_level: log::LevelFilter,
+}
+
+/// Everything `rigweb sim` needs.
+#[derive(Debug, Clone)]
+pub struct SimCliConfig {
+    /// Control port address.
+    pub listen: SocketAddr,
+    /// Model.
+    pub profile: Arc<Profile>,
+    /// Credentials.
+    pub user: String,
+    /// Password.
+    pub password: String,
+    /// Seed.
+    pub seed: u64,
+    /// Sweeps per second.
+    pub sweep_rate: f64,
+    /// Faults.
+    pub faults: FaultConfig,
+    /// Session hold after an unclean departure.
+    pub cooldown: Duration,
+    /// Log level.
+    pub log_level: log::LevelFilter,
+}
+
+/// Parses a log level name.
+pub fn log_level(s: &str) -> Result<log::LevelFilter, ConfigError> {
+    s.parse()
+        .map_err(|_| err(format!("--log-level {s:?}: use error, warn, info, debug or trace")))
+}
+
+fn registry(dir: Option<&Path>) -> Result<ProfileRegistry, ConfigError> {
+    match dir {
+        Some(d) => ProfileRegistry::with_override_dir(d).map_err(|e| err(format!("--profile-dir: {e}"))),
+        None => Ok(ProfileRegistry::embedded()),
+    }
+}
+
+fn profile(reg: &ProfileRegistry, id: &str, flag: &str) -> Result<Arc<Profile>, ConfigError> {
+    reg.get(id)
+        .ok_or_else(|| err(format!("{flag} {id:?}: unknown profile; known: {}", reg.ids().join(", "))))
+}
+
+fn read_secret(path: &Path, flag: &str) -> Result<String, ConfigError> {
+    let s = std::fs::read_to_string(path).map_err(|e| err(format!("{flag} {}: {e}", path.display())))?;
+    let s = s.trim().to_string();
+    if s.is_empty() {
+        return Err(err(format!("{flag} {}: the file is empty", path.display())));
+    }
+    Ok(s)
+}
+
+fn socket_addr(s: &str, flag: &str) -> Result<SocketAddr, ConfigError> {
+    s.to_socket_addrs()
+        .map_err(|e| err(format!("{flag} {s:?}: {e}")))?
+        .next()
+        .ok_or_else(|| err(format!("{flag} {s:?}: no address")))
+}
+
+fn probability(v: f64, flag: &str) -> Result<f64, ConfigError> {
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(err(format!("{flag} {v}: must be between 0 and 1")))
+    }
+}
+
+impl ServeConfig {
+    /// Validates the serve flags; `password_env` is `RIGWEB_RADIO_PASSWORD`.
+    pub fn from_cli(cli: &Cli, password_env: Option<String>) -> Result<ServeConfig, ConfigError> {
+        let registry = registry(cli.profile_dir.as_deref())?;
+        let profile = cli.profile.as_deref().map(|p| profile(&registry, p, "--profile")).transpose()?;
+        let radio = match &cli.radio {
+            Some(host) => {
+                let addr = socket_addr(&format!("{host}:{}", cli.radio_port), "--radio")?;
+                let user = cli.radio_user.clone().ok_or_else(|| err("--radio-user is required with --radio"))?;
+                let password = match (&cli.radio_password_file, password_env) {
+                    (Some(f), _) => read_secret(f, "--radio-password-file")?,
+                    (None, Some(p)) if !p.is_empty() => p,
+                    _ => {
+                        return Err(err(
+                            "a radio password is required with --radio: use --radio-password-file or RIGWEB_RADIO_PASSWORD",
+                        ));
+                    }
+                };
+                RadioTarget::Lan { addr, user, password }
+            }
+            None => RadioTarget::Simulated {
+                profile: profile.clone().map(Ok).unwrap_or_else(|| self::profile(&registry, &cli.sim_model, "--sim-model"))?,
+            },
+        };
+        let auth_token = match (&cli.auth_token, &cli.auth_token_file) {
+            (Some(_), Some(_)) => return Err(err("give --auth-token or --auth-token-file, not both")),
+            (Some(t), None) if t.trim().is_empty() => return Err(err("--auth-token is empty")),
+            (Some(t), None) => Some(t.trim().to_string()),
+            (None, Some(f)) => Some(read_secret(f, "--auth-token-file")?),
+            (None, None) => None,
+        };
+        if cli.tx_timeout == 0 || cli.tx_timeout > 3600 {
+            return Err(err(format!("--tx-timeout {}: use 1 to 3600 seconds", cli.tx_timeout)));
+        }
+        if cli.max_clients == 0 || cli.max_clients > 4096 {
+            return Err(err(format!("--max-clients {}: use 1 to 4096", cli.max_clients)));
+        }
+        Ok(ServeConfig {
+            radio,
+            profile,
+            registry,
+            listen: socket_addr(&cli.listen, "--listen")?,
+            auth_token,
+            tx_timeout: Duration::from_secs(cli.tx_timeout),
+            max_clients: cli.max_clients,
+            log_level: log_level(&cli.log_level)?,
+        })
+    }
+}
+
+impl SimCliConfig {
+    /// Validates the `rigweb sim` flags.
+    pub fn from_args(a: &SimArgs) -> Result<SimCliConfig, ConfigError> {
+        let registry = registry(a.profile_dir.as_deref())?;
+        if !(0.1..=100.0).contains(&a.sweep_rate) {
+            return Err(err(format!("--sweep-rate {}: use 0.1 to 100 sweeps per second", a.sweep_rate)));
+        }
+        if a.user.is_empty() || a.user.len() > 16 || a.password.len() > 16 {
+            return Err(err("--user and --password: 1 to 16 characters (the protocol carries 16)"));
+        }
+        Ok(SimCliConfig {
+            listen: socket_addr(&a.listen, "--listen")?,
+            profile: profile(&registry, &a.model, "--model")?,
+            user: a.user.clone(),
+            password: a.password.clone(),
+            seed: a.seed,
+            sweep_rate: a.sweep_rate,
+            faults: FaultConfig {
+                loss: probability(a.loss, "--loss")?,
+                duplicate: probability(a.duplicate, "--duplicate")?,
+                reorder: probability(a.reorder, "--reorder")?,
+                delay: Duration::from_millis(a.delay_ms),
+                jitter: Duration::from_millis(a.jitter_ms),
+            },
+            cooldown: Duration::from_secs(a.cooldown_s),
+            log_level: log_level(&a.log_level)?,
+        })
+    }
+}

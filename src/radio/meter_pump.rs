@@ -1,0 +1,156 @@
+//! The meter pump: polls the meters that clients ask for, at the highest rate asked
+//! (at most 20 per second), through the executor's background lane, and hands each
+//! reading to every subscriber. RX meters are read while receiving, TX meters while
+//! transmitting. Nothing is polled while nobody asks.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use parking_lot::Mutex;
+
+use super::command::Command;
+use super::meters::MeterKind;
+use super::service::Radio;
+use crate::hub::Fanout;
+
+/// Fastest polling rate.
+pub const MAX_FPS: u32 = 20;
+
+/// One round of readings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeterReading {
+    /// Wrapping round counter.
+    pub sequence: u16,
+    /// Values 0..255 of the meters read this round.
+    pub values: Vec<(MeterKind, u16)>,
+    /// Transmitting during this round.
+    pub tx: bool,
+}
+
+struct Demand {
+    kinds: BTreeSet<MeterKind>,
+    fps: u32,
+}
+
+/// Shared handle of the pump.
+pub struct MeterPump {
+    demands: Mutex<HashMap<u64, Demand>>,
+    changed: Sender<()>,
+    fanout: Arc<Fanout<MeterReading>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    stopped: std::sync::atomic::AtomicBool,
+}
+
+impl MeterPump {
+    /// Starts the pump thread for `radio`.
+    pub fn start(radio: Arc<Radio>) -> std::io::Result<Arc<MeterPump>> {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let pump = Arc::new(MeterPump {
+            demands: Mutex::new(HashMap::new()),
+            changed: tx,
+            fanout: Fanout::new(),
+            thread: Mutex::new(None),
+            stopped: std::sync::atomic::AtomicBool::new(false),
+        });
+        let p = pump.clone();
+        let t = std::thread::Builder::new()
+            .name("meter-pump".into())
+            .spawn(move || p.run(radio, rx))?;
+        *pump.thread.lock() = Some(t);
+        Ok(pump)
+    }
+
+    /// Readings, for subscribers.
+    pub fn readings(&self) -> &Arc<Fanout<MeterReading>> {
+        &self.fanout
+    }
+
+    /// Asks for `kinds` at `fps` on behalf of consumer `id` (replaces its earlier ask).
+    pub fn demand(&self, id: u64, kinds: impl IntoIterator<Item = MeterKind>, fps: u32) {
+        let kinds: BTreeSet<_> = kinds.into_iter().collect();
+        self.demands.lock().insert(id, Demand { kinds, fps: fps.clamp(1, MAX_FPS) });
+        let _ = self.changed.send(());
+    }
+
+    /// Withdraws consumer `id`'s ask.
+    pub fn withdraw(&self, id: u64) {
+        if self.demands.lock().remove(&id).is_some() {
+            let _ = self.changed.send(());
+        }
+    }
+
+    /// Stops the thread and waits for it.
+    pub fn stop(&self) {
+        self.stopped.store(true, std::sync::atomic::Ordering::Release);
+        let _ = self.changed.send(());
+        if let Some(t) = self.thread.lock().take() {
+            let _ = t.join();
+        }
+    }
+
+    fn wanted(&self) -> Option<(BTreeSet<MeterKind>, u32)> {
+        let d = self.demands.lock();
+        if d.is_empty() {
+            return None;
+        }
+        let kinds = d.values().flat_map(|x| x.kinds.iter().copied()).collect();
+        let fps = d.values().map(|x| x.fps).max().unwrap_or(1);
+        Some((kinds, fps))
+    }
+
+    fn run(self: Arc<Self>, radio: Arc<Radio>, changed: Receiver<()>) {
+        let mut seq: u16 = 0;
+        let weak = Arc::downgrade(&radio);
+        drop(radio);
+        loop {
+            if self.stopped.load(std::sync::atomic::Ordering::Acquire) {
+                return;
+            }
+            let Some((kinds, fps)) = self.wanted() else {
+                if changed.recv().is_err() {
+                    return;
+                }
+                continue;
+            };
+            let Some(radio) = weak.upgrade() else { return };
+            let started = Instant::now();
+            let (ptt, ready) = radio.store().read(|c| (c.radio.ptt, c.connection.radio_ready));
+            let profile = radio.profile();
+            let round: Vec<MeterKind> = kinds
+                .iter()
+                .copied()
+                .filter(|k| profile.has_meter(k.name()) && (k.is_tx() == ptt || *k == MeterKind::Vd))
+                .collect();
+            if ready && !round.is_empty() {
+                let (tx, rx) = crossbeam_channel::bounded(1);
+                let submitted = radio.submit_poll(Command::ReadMeters(round), move |r| {
+                    let _ = tx.send(r);
+                });
+                if submitted.is_ok()
+                    && let Ok(Ok(v)) = rx.recv_timeout(Duration::from_secs(5))
+                {
+                    let values: Vec<(MeterKind, u16)> = v
+                        .as_object()
+                        .map(|o| {
+                            o.iter()
+                                .filter_map(|(k, v)| Some((MeterKind::from_name(k)?, v.as_u64()? as u16)))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    self.fanout.publish(MeterReading { sequence: seq, values, tx: ptt });
+                    seq = seq.wrapping_add(1);
+                }
+            }
+            drop(radio);
+            let period = Duration::from_secs(1) / fps;
+            let wait = period.saturating_sub(started.elapsed()).max(Duration::from_millis(if ready { 0 } else { 500 }));
+            match changed.recv_timeout(wait) {
+                Ok(()) | Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Bearer-token authentication (decisions.md "Auth"): `Authorization: Bearer <token>`
+//! on every `/api/*` route; WebSocket routes also accept `?token=<token>`. Comparison is
+//! constant-time; the token never reaches the logs ([`redact`]).
+
+use crate::wire::lan::credentials::constant_time_eq;
+
+/// The configured token (none: authentication off).
+#[derive(Clone, Default)]
+pub struct Auth {
+    token: Option<String>,
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Auth").field("enabled", &self.token.is_some()).finish()
+    }
+}
+
+impl Auth {
+    /// Authentication with `token`, or off.
+    pub fn new(token: Option<String>) -> Auth {
+        Auth { token }
+    }
+
+    /// True when a token is required.
+    pub fn enabled(&self) -> bool {
+        self.token.is_some()
+    }
+
+    /// Checks a request: the `Authorization` header value, and (for WebSockets) the
+    /// `token` query parameter. Both are always compared, in constant time.
+    pub fn check(&self, authorization: Option<&str>, query_token: Option<&str>) -> bool {
+        let Some(token) = &self.token else {
+            return true;
+        };
+        let header_ok = authorization
+            .and_then(|v| {
+                let v = v.trim();
+                let (scheme, rest) = v.split_once(' ')?;
+                scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+            })
+            .is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
+        let query_ok = query_token.is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
+        header_ok | query_ok
+    }
+}
+
+/// A request target with any `token=` query value replaced by `***`, for logs.
+pub fn redact(url: &str) -> String {
+    let Some((path, query)) = url.split_once('?') else {
+        return url.to_string();
+    };
+    let parts: Vec<String> = query
+        .split('&')
+        .map(|kv| match kv.split_once('=') {
+            Some((k, _)) if k.eq_ignore_ascii_case("token") => format!("{k}=***"),
+            _ => kv.to_string(),
+        })
+        .collect();
+    format!("{path}?{}", parts.join("&"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_and_query() {
+        let a = Auth::new(Some("s3cret".into()));
+        assert!(a.check(Some("Bearer s3cret"), None));
+        assert!(a.check(Some("bearer  s3cret "), None));
+        assert!(!a.check(Some("Bearer s3cre"), None));
+        assert!(!a.check(Some("Basic s3cret"), None));
+        assert!(!a.check(Some("s3cret"), None));
+        assert!(a.check(None, Some("s3cret")));
+        assert!(!a.check(None, None));
+        assert!(Auth::new(None).check(None, None));
+    }
+
+    #[test]
+    fn redaction() {
+        assert_eq!(redact("/api/v1/ws?token=abc&x=1"), "/api/v1/ws?token=***&x=1");
+        assert_eq!(redact("/api/v1/ws?x=1&TOKEN=abc"), "/api/v1/ws?x=1&TOKEN=***");
+        assert_eq!(redact("/api/v1/state"), "/api/v1/state");
+    }
+}

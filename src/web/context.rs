@@ -1,0 +1,88 @@
+//! What every request handler and WebSocket client shares.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::auth::Auth;
+use super::ptt::PttArbiter;
+use super::ws::conn::WsLimits;
+use crate::radio::meter_pump::MeterPump;
+use crate::radio::service::Radio;
+
+/// Server name in `hello` and `/api/v1/info`.
+pub const SERVER_NAME: &str = "rigweb";
+/// Server version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Protocol version (interface.md §9).
+pub const PROTO: u32 = 1;
+
+/// Web server settings.
+#[derive(Debug, Clone)]
+pub struct WebConfig {
+    /// Bearer token (none: auth off).
+    pub auth: Auth,
+    /// Most clients per WebSocket channel.
+    pub max_clients: usize,
+    /// WebSocket limits.
+    pub ws: WsLimits,
+    /// Largest request body.
+    pub max_body: usize,
+    /// Worker threads for REST.
+    pub workers: usize,
+    /// Minimum time between two `set_*` commands of one client reaching the radio.
+    pub rate_window: Duration,
+    /// Idle / read timeout of HTTP connections.
+    pub http_timeout: Duration,
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        WebConfig {
+            auth: Auth::default(),
+            max_clients: 64,
+            ws: WsLimits::default(),
+            max_body: 64 * 1024,
+            workers: 4,
+            rate_window: Duration::from_millis(50),
+            http_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Shared state of the web layer.
+pub struct AppCtx {
+    /// The radio.
+    pub radio: Arc<Radio>,
+    /// The meter pump.
+    pub meters: Arc<MeterPump>,
+    /// Settings.
+    pub cfg: WebConfig,
+    /// PTT ownership.
+    pub ptt: PttArbiter,
+    /// Process start.
+    pub started: Instant,
+    /// Connected WebSocket clients.
+    pub ws: super::ws::WsRegistry,
+    next_id: AtomicU64,
+}
+
+impl AppCtx {
+    /// A context for `radio`.
+    pub fn new(radio: Arc<Radio>, meters: Arc<MeterPump>, cfg: WebConfig) -> AppCtx {
+        AppCtx {
+            radio,
+            meters,
+            cfg,
+            ptt: PttArbiter::default(),
+            started: Instant::now(),
+            ws: super::ws::WsRegistry::default(),
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    /// A fresh client id.
+    pub fn next_client_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,213 @@
+//! REST handlers (interface.md §2.1-2.3, §4.1, §4.2; decisions.md "HTTP").
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::context::{AppCtx, PROTO, SERVER_NAME, VERSION};
+use super::response::{self, Reply};
+use super::ws::messages::capability_tags;
+use crate::profile::{Profile, ScopeSourceKind};
+use crate::radio::command::Command;
+use crate::wire::lan::codec;
+
+/// `GET /healthz`: the process is up.
+pub fn healthz(app: &AppCtx) -> Reply {
+    response::json(
+        200,
+        &json!({"status": "ok", "version": VERSION, "uptimeS": app.started.elapsed().as_secs()}),
+    )
+}
+
+/// `GET /readyz`: 200 when the radio is ready, else 503.
+pub fn readyz(app: &AppCtx) -> Reply {
+    let (ready, status, message) = app.radio.store().read(|c| {
+        (c.connection.radio_ready, c.detail.status.clone(), c.detail.message.clone())
+    });
+    if ready {
+        response::json(200, &json!({"status": "ready", "radioReady": true}))
+    } else {
+        let why = message.unwrap_or_else(|| format!("radio status: {status}"));
+        response::json(
+            503,
+            &json!({"status": "not_ready", "radioReady": false, "error": "radio_unavailable", "message": why}),
+        )
+    }
+}
+
+/// `GET /api/v1/info`.
+pub fn info(app: &AppCtx) -> Reply {
+    let p = app.radio.profile();
+    let (conn, clients) = app.radio.store().read(|c| (c.connection, c.ws_clients));
+    let total = clients.control + clients.scope + clients.audio + clients.meters;
+    response::json(
+        200,
+        &json!({
+            "server": SERVER_NAME,
+            "version": VERSION,
+            "proto": PROTO,
+            "radio": p.model(),
+            "model": p.model(),
+            "capabilities": {
+                "hasSpectrum": p.scope.source != ScopeSourceKind::None,
+                "hasAudio": p.has_feature("audio"),
+                "hasTx": p.has_feature("tx"),
+                "hasDualReceiver": p.is_dual(),
+                "hasTuner": p.has_feature("tuner"),
+                "hasCw": p.has_feature("cw"),
+                "maxReceivers": p.radio.receivers,
+                "tags": capability_tags(&p),
+                "modes": p.modes.list,
+                "filters": p.filters.list,
+                "vfoScheme": p.vfo.scheme.as_str(),
+                "hasLan": p.radio.lan,
+            },
+            "connection": {
+                "rigConnected": conn.rig_connected,
+                "radioReady": conn.radio_ready,
+                "controlConnected": conn.control_connected,
+                "wsClients": total,
+            },
+        }),
+    )
+}
+
+/// `GET /api/v1/state` with ETag / If-None-Match.
+pub fn state(app: &AppCtx, if_none_match: Option<&str>) -> Reply {
+    let snap = app.radio.store().snapshot();
+    let etag = format!("\"{}\"", snap.revision);
+    if if_none_match.is_some_and(|v| etag_matches(v, &etag)) {
+        return response::not_modified(&etag);
+    }
+    response::with_etag(response::json_text(200, snap.json.as_str().to_string()), &etag)
+}
+
+/// True if an `If-None-Match` value (a list, weak tags allowed, or `*`) names `etag`.
+pub fn etag_matches(header: &str, etag: &str) -> bool {
+    header.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == etag)
+}
+
+/// `GET /api/v1/capabilities`.
+pub fn capabilities(app: &AppCtx) -> Reply {
+    response::json(200, &capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec))
+}
+
+/// The capabilities resource of a profile.
+pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
+    let ranges: Vec<Value> = p
+        .freq_ranges
+        .iter()
+        .map(|r| {
+            let bands: Vec<Value> = r
+                .bands
+                .iter()
+                .map(|b| {
+                    let mut m = Map::new();
+                    m.insert("name".into(), json!(b.name));
+                    m.insert("start".into(), json!(b.start_hz));
+                    m.insert("end".into(), json!(b.end_hz));
+                    m.insert("default".into(), json!(b.default_hz));
+                    if let Some(code) = b.bsr_code {
+                        m.insert("bsrCode".into(), json!(code));
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            json!({"label": r.label, "start": r.start_hz, "end": r.end_hz, "bands": bands})
+        })
+        .collect();
+    let widths: Map<String, Value> = p.filters.widths.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    json!({
+        "model": p.model(),
+        "id": p.id(),
+        "receivers": p.radio.receivers,
+        "vfoScheme": p.vfo.scheme.as_str(),
+        "freqRanges": ranges,
+        "scopeSource": p.scope.source.as_json(),
+        "scopeConfig": {
+            "defaultSpan": p.scope.default_span_hz,
+            "pixels": p.scope.pixels,
+            "amplitudeMax": 160,
+            "centerMode": true,
+        },
+        "audioConfig": {
+            "sampleRate": p.audio.sample_rate,
+            "channels": codec::channels(rx_codec).unwrap_or(1),
+            "codecs": ["opus", "pcm16"],
+            "frameMs": 20,
+            "jitterMinMs": 100,
+            "jitterMaxMs": 200,
+        },
+        "modes": p.modes.list,
+        "dataModes": p.modes.data_modes,
+        "filters": p.filters.list,
+        "filterWidths": widths,
+        "attValues": p.attenuator.values,
+        "preampValues": p.preamp.values,
+        "power": {"minWatts": p.power.min_watts, "maxWatts": p.power.max_watts, "levelMax": 255},
+        "meters": p.meters.list,
+        "tags": capability_tags(p),
+        "hasScope": p.scope.source != ScopeSourceKind::None,
+        "hasAudio": p.has_feature("audio"),
+        "hasTx": p.has_feature("tx"),
+    })
+}
+
+/// `POST /api/v1/radio/connect`.
+pub fn connect(app: &AppCtx) -> Reply {
+    let ready = app.radio.store().read(|c| c.connection.rig_connected);
+    if ready {
+        return response::json(200, &json!({"status": "connected"}));
+    }
+    app.radio.connect();
+    response::json(202, &json!({"status": "connecting"}))
+}
+
+/// `POST /api/v1/radio/disconnect` (unkeys first if transmitting).
+pub fn disconnect(app: &AppCtx) -> Reply {
+    if app.radio.store().read(|c| c.radio.ptt) {
+        if let Err(e) = app.radio.execute(Command::Ptt(false)) {
+            log::warn!("unkeying before disconnect failed: {e}");
+        }
+        app.ptt.clear();
+    }
+    app.radio.disconnect();
+    response::json(200, &json!({"status": "disconnected"}))
+}
+
+/// `POST /api/v1/radio/power` with `{"state": "on" | "off"}`.
+pub fn power(app: &AppCtx, body: &Value) -> Reply {
+    let Some(obj) = body.as_object() else {
+        return response::error(400, "invalid_json", "the body must be a JSON object like {\"state\":\"on\"}");
+    };
+    if let Some(k) = obj.keys().find(|k| *k != "state") {
+        return response::error(400, "invalid_param", format!("{k}: unknown field; allowed: state"));
+    }
+    let on = match obj.get("state").and_then(Value::as_str) {
+        Some("on") => true,
+        Some("off") => false,
+        Some(other) => return response::error(400, "invalid_param", format!("state: {other:?} is not allowed; allowed: \"on\", \"off\"")),
+        None => return response::error(400, "invalid_param", "state: required, \"on\" or \"off\""),
+    };
+    if !on && app.radio.store().read(|c| c.radio.ptt) {
+        let _ = app.radio.execute(Command::Ptt(false));
+        app.ptt.clear();
+    }
+    match app.radio.execute(Command::Power(on)) {
+        Ok(v) => response::json(200, &v),
+        Err(e) => response::command_error(&e),
+    }
+}
+
+/// `GET /`: until the browser UI lands, a short page pointing at the API.
+pub fn root() -> Reply {
+    response::html(200, include_str!("../../assets/index.html"))
+}
+
+/// Routes of the interface that later releases implement.
+pub fn planned(path: &str) -> Reply {
+    response::error(501, "not_implemented", format!("{path} is part of the interface but not in this release yet"))
+}
+
+/// Bounded time for radio commands started from HTTP.
+pub const HTTP_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,0 +1,337 @@
+//! One WebSocket client on its own thread: a non-blocking socket driven by `poll(2)`
+//! and tungstenite's `WebSocketContext`, woken by its queues, never busy-polling.
+//!
+//! Outbound traffic has two lanes: *messages* (responses, events, state updates), in a
+//! bounded queue that is never dropped from (a client that lets it overflow is closed
+//! with 1008 so it can reconnect to a fresh snapshot), and *stream frames*, which the
+//! channel pulls from its latest-wins queues only while the socket is not backed up.
+//! Keep-alive: a ping every 20 s; no pong for 60 s closes the socket.
+
+use std::io;
+use std::net::TcpStream;
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, TrySendError};
+use tungstenite::error::{CapacityError, Error as WsError};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig, WebSocketContext};
+use tungstenite::{Bytes, Message, Utf8Bytes};
+
+use crate::net::poll::{Interest, poll};
+use crate::net::waker::{WakeReceiver, Waker};
+
+/// Limits of every WebSocket.
+#[derive(Debug, Clone)]
+pub struct WsLimits {
+    /// Largest incoming message.
+    pub max_message: usize,
+    /// Period of server pings.
+    pub ping_interval: Duration,
+    /// Close when no pong came for this long.
+    pub pong_timeout: Duration,
+    /// Capacity of the message lane.
+    pub queue: usize,
+}
+
+impl Default for WsLimits {
+    fn default() -> Self {
+        WsLimits {
+            max_message: 64 * 1024,
+            ping_interval: Duration::from_secs(20),
+            pong_timeout: Duration::from_secs(60),
+            queue: 4096,
+        }
+    }
+}
+
+/// A message for the client.
+#[derive(Debug, Clone)]
+pub enum Outbound {
+    /// A JSON text message.
+    Text(String),
+    /// Close the socket with this code and reason.
+    Close(u16, String),
+}
+
+/// The thread-safe side of a client: other threads queue messages here.
+pub struct ClientHandle {
+    /// Client id (unique per process).
+    pub id: u64,
+    tx: Sender<Outbound>,
+    waker: Waker,
+    overflowed: AtomicBool,
+}
+
+impl ClientHandle {
+    /// Queues a message; a full queue marks the client for closing (1008).
+    pub fn send(&self, msg: Outbound) {
+        match self.tx.try_send(msg) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => {
+                if !self.overflowed.swap(true, Ordering::AcqRel) {
+                    log::warn!("ws client {}: message queue overflowed; closing it", self.id);
+                }
+            }
+            Err(TrySendError::Disconnected(_)) => return,
+        }
+        self.waker.wake();
+    }
+
+    /// Queues a JSON text message.
+    pub fn send_text(&self, text: String) {
+        self.send(Outbound::Text(text));
+    }
+
+    /// Wakes the client's thread (stream frames are waiting).
+    pub fn wake(&self) {
+        self.waker.wake();
+    }
+
+    /// A waker for the client's thread (for stream queues).
+    pub fn waker(&self) -> Waker {
+        self.waker.clone()
+    }
+}
+
+/// What the connection loop offers a channel.
+pub struct Ctx<'a> {
+    /// The client's handle (clone it for replies that arrive later).
+    pub handle: &'a Arc<ClientHandle>,
+    out: &'a mut Vec<Message>,
+    close: &'a mut Option<(u16, String)>,
+}
+
+impl Ctx<'_> {
+    /// Sends a text message now (ahead of queued ones).
+    pub fn text(&mut self, s: String) {
+        self.out.push(Message::Text(Utf8Bytes::from(s)));
+    }
+
+    /// Sends a binary message now.
+    pub fn binary(&mut self, b: Vec<u8>) {
+        self.out.push(Message::Binary(Bytes::from(b)));
+    }
+
+    /// Closes the socket with `code` and `reason`.
+    pub fn close(&mut self, code: u16, reason: &str) {
+        *self.close = Some((code, reason.to_string()));
+    }
+}
+
+/// The protocol of one WebSocket route.
+pub trait Channel: Send {
+    /// The socket is open.
+    fn open(&mut self, ctx: &mut Ctx);
+    /// A text message arrived.
+    fn text(&mut self, text: &str, ctx: &mut Ctx);
+    /// A binary message arrived.
+    fn binary(&mut self, data: &[u8], ctx: &mut Ctx);
+    /// The socket can take more: send due stream frames (at most `budget`).
+    fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx);
+    /// Timers; returns when the channel next wants to run.
+    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant>;
+    /// The socket is gone (release what the client held).
+    fn closed(&mut self);
+}
+
+/// A client ready to run: its handle for other threads, its queue and its waker.
+pub struct ClientParts {
+    /// Shared handle.
+    pub handle: Arc<ClientHandle>,
+    rx: Receiver<Outbound>,
+    wake: WakeReceiver,
+}
+
+/// Creates the queue and waker of a new client.
+pub fn client_parts(id: u64, limits: &WsLimits) -> io::Result<ClientParts> {
+    let (tx, rx) = crossbeam_channel::bounded(limits.queue.max(1));
+    let (waker, wake) = crate::net::waker::pair()?;
+    Ok(ClientParts {
+        handle: Arc::new(ClientHandle {
+            id,
+            tx,
+            waker,
+            overflowed: AtomicBool::new(false),
+        }),
+        rx,
+        wake,
+    })
+}
+
+fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
+    match e {
+        WsError::Io(e) => Some(e.kind()),
+        _ => None,
+    }
+}
+
+/// Runs the connection until it ends. `keep_alive` is dropped last.
+pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, parts: ClientParts, limits: WsLimits) {
+    let ClientParts { handle, rx, mut wake } = parts;
+    let mut stream = stream;
+    if let Err(e) = stream.set_nonblocking(true) {
+        log::warn!("ws client {}: cannot make the socket non-blocking: {e}", handle.id);
+        channel.closed();
+        return;
+    }
+    let _ = stream.set_nodelay(true);
+    let cfg = WebSocketConfig::default()
+        .max_message_size(Some(limits.max_message))
+        .max_frame_size(Some(limits.max_message))
+        .max_write_buffer_size(8 * 1024 * 1024);
+    let mut ws = WebSocketContext::new(Role::Server, Some(cfg));
+    let mut out: Vec<Message> = Vec::new();
+    let mut close: Option<(u16, String)> = None;
+    let mut backed_up = false;
+    let mut last_pong = Instant::now();
+    let mut next_ping = Instant::now() + limits.ping_interval;
+    let mut closing_since: Option<Instant> = None;
+    let mut channel_timer;
+    {
+        let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+        channel.open(&mut ctx);
+        channel_timer = channel.tick(Instant::now(), &mut ctx);
+    }
+    'conn: loop {
+        // 1. write what is queued, unless the socket is backed up
+        if !backed_up && closing_since.is_none() {
+            for _ in 0..256 {
+                match rx.try_recv() {
+                    Ok(Outbound::Text(t)) => out.push(Message::Text(Utf8Bytes::from(t))),
+                    Ok(Outbound::Close(code, reason)) => {
+                        close = Some((code, reason));
+                        break;
+                    }
+                    Err(_) => break,
+                }
+            }
+            if handle.overflowed.load(Ordering::Acquire) && close.is_none() {
+                close = Some((1008, "too slow: the message queue overflowed; reconnect and subscribe again".into()));
+            }
+            if close.is_none() {
+                let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+                channel.pull(Instant::now(), 8, &mut ctx);
+            }
+        }
+        for m in out.drain(..) {
+            if let Err(e) = ws.write(&mut stream, m) {
+                if io_kind(&e) != Some(io::ErrorKind::WouldBlock) {
+                    log::debug!("ws client {}: write failed: {e}", handle.id);
+                    break 'conn;
+                }
+            }
+        }
+        if let Some((code, reason)) = close.take()
+            && closing_since.is_none()
+        {
+            log::debug!("ws client {}: closing ({code} {reason})", handle.id);
+            let frame = CloseFrame { code: CloseCode::from(code), reason: Utf8Bytes::from(reason) };
+            let _ = ws.close(&mut stream, Some(frame));
+            closing_since = Some(Instant::now());
+        }
+        match ws.flush(&mut stream) {
+            Ok(()) => backed_up = false,
+            Err(e) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => backed_up = true,
+            Err(WsError::ConnectionClosed) | Err(WsError::AlreadyClosed) => break,
+            Err(e) => {
+                log::debug!("ws client {}: flush failed: {e}", handle.id);
+                break;
+            }
+        }
+        // 2. wait for the socket, a wake, or a timer
+        let now = Instant::now();
+        let mut deadline = next_ping.min(last_pong + limits.pong_timeout);
+        if let Some(t) = channel_timer {
+            deadline = deadline.min(t);
+        }
+        if let Some(t) = closing_since {
+            deadline = deadline.min(t + Duration::from_secs(2));
+        }
+        let interests = [
+            crate::net::poll::Interest { fd: stream.as_raw_fd(), read: true, write: backed_up },
+            Interest::read(wake.fd()),
+        ];
+        let ready = match poll(&interests, Some(deadline.max(now))) {
+            Ok(r) => r,
+            Err(e) => {
+                log::warn!("ws client {}: poll failed: {e}", handle.id);
+                break;
+            }
+        };
+        if ready[1].readable {
+            wake.clear();
+        }
+        // 3. read everything available
+        if ready[0].readable || ready[0].error {
+            loop {
+                match ws.read(&mut stream) {
+                    Ok(msg) => {
+                        let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+                        match msg {
+                            Message::Text(t) => {
+                                if closing_since.is_none() {
+                                    channel.text(t.as_str(), &mut ctx);
+                                }
+                            }
+                            Message::Binary(b) => {
+                                if closing_since.is_none() {
+                                    channel.binary(&b, &mut ctx);
+                                }
+                            }
+                            Message::Pong(_) | Message::Ping(_) => last_pong = Instant::now(),
+                            Message::Close(_) => {}
+                            Message::Frame(_) => {}
+                        }
+                    }
+                    Err(e) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => break,
+                    Err(WsError::ConnectionClosed) | Err(WsError::AlreadyClosed) => break 'conn,
+                    Err(WsError::Capacity(c)) => {
+                        let reason = match c {
+                            CapacityError::MessageTooLong { size, max_size } => {
+                                format!("message of {size} bytes is larger than the {max_size}-byte limit")
+                            }
+                            other => other.to_string(),
+                        };
+                        close = Some((1009, reason));
+                        break;
+                    }
+                    Err(WsError::Utf8(_)) => {
+                        close = Some((1007, "text message is not valid UTF-8".into()));
+                        break;
+                    }
+                    Err(WsError::Protocol(p)) => {
+                        log::debug!("ws client {}: protocol error: {p}", handle.id);
+                        close = Some((1002, format!("protocol error: {p}")));
+                        break;
+                    }
+                    Err(e) => {
+                        log::debug!("ws client {}: read failed: {e}", handle.id);
+                        break 'conn;
+                    }
+                }
+            }
+        }
+        // 4. timers
+        let now = Instant::now();
+        if let Some(t) = closing_since
+            && now >= t + Duration::from_secs(2)
+        {
+            break;
+        }
+        if now >= last_pong + limits.pong_timeout && closing_since.is_none() {
+            close = Some((1001, "pong timeout".into()));
+        } else if now >= next_ping {
+            out.push(Message::Ping(Bytes::from_static(b"ka")));
+            next_ping = now + limits.ping_interval;
+        }
+        let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+        channel_timer = channel.tick(now, &mut ctx);
+    }
+    channel.closed();
+    drop(stream);
+    drop(keep_alive);
+    log::debug!("ws client {}: gone", handle.id);
+}

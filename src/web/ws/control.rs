@@ -1,0 +1,424 @@
+//! `/api/v1/ws`, the control channel: `hello` on connect; `subscribe` / `unsubscribe`
+//! (streams `events`, `scope`, `meters`); the snapshot (`state` + `state_update` full)
+//! after every subscribe, then deltas; `event`s; `cmd` -> `response` with the same id,
+//! validated by the command table, rate limited per `set_*` name, with PTT ownership.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::conn::{Channel, ClientHandle, Ctx};
+use super::feed::StateFeed;
+use super::messages;
+use super::rate_limit::{RateLimiter, Verdict};
+use crate::hub::{LatestWins, Subscription};
+use crate::radio::command::Command;
+use crate::radio::command_table;
+use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::meter_pump::MeterReading;
+use crate::radio::meters::MeterKind;
+use crate::radio::scope_pump::ScopeOut;
+use crate::web::context::AppCtx;
+use crate::web::ptt::Claim;
+use crate::wire::web::MeterFrame;
+
+const STREAMS: [&str; 3] = ["events", "scope", "meters"];
+/// S-meter events at most this often.
+const SMETER_EVENT_GAP: Duration = Duration::from_millis(200);
+
+struct ScopeTap {
+    _sub: Subscription<ScopeOut>,
+    queue: Arc<LatestWins<Arc<ScopeOut>>>,
+    receiver: u8,
+    gap: Duration,
+    last_sent: Option<Instant>,
+}
+
+struct MeterTap {
+    _sub: Subscription<MeterReading>,
+    queue: Arc<LatestWins<Arc<MeterReading>>>,
+    last_smeter: [Option<u16>; 2],
+    last_event: Option<Instant>,
+}
+
+/// The control channel of one client.
+pub struct ControlChannel {
+    app: Arc<AppCtx>,
+    id: u64,
+    handle: Option<Arc<ClientHandle>>,
+    feed: Option<(u64, Arc<StateFeed>)>,
+    streams: BTreeSet<&'static str>,
+    scope: Option<ScopeTap>,
+    meters: Option<MeterTap>,
+    limiter: RateLimiter,
+}
+
+fn stream_name(s: &str) -> Option<&'static str> {
+    STREAMS.iter().copied().find(|x| *x == s)
+}
+
+impl ControlChannel {
+    /// A channel for client `id`.
+    pub fn new(app: Arc<AppCtx>, id: u64) -> ControlChannel {
+        let window = app.cfg.rate_window;
+        ControlChannel {
+            app,
+            id,
+            handle: None,
+            feed: None,
+            streams: BTreeSet::new(),
+            scope: None,
+            meters: None,
+            limiter: RateLimiter::new(window),
+        }
+    }
+
+    fn reply_error(&self, id: Option<&Value>, e: &CommandError, ctx: &mut Ctx) {
+        match id {
+            Some(id) => ctx.text(messages::fail(id, e)),
+            None => ctx.text(json!({"type": "error", "error": e.code.as_str(), "message": e.message}).to_string()),
+        }
+    }
+
+    fn on_message(&mut self, msg: &Map<String, Value>, ctx: &mut Ctx) {
+        let id = msg.get("id").filter(|v| !v.is_null());
+        if let Some(v) = id
+            && !(v.is_string() || v.is_number())
+        {
+            let e = CommandError::param("id", "must be a string (or a number)");
+            self.reply_error(None, &e, ctx);
+            return;
+        }
+        match msg.get("type").and_then(Value::as_str) {
+            Some("cmd") => self.on_cmd(msg, id, ctx),
+            Some("subscribe") => self.on_subscribe(msg, id, ctx),
+            Some("unsubscribe") => self.on_unsubscribe(msg, id, ctx),
+            Some(other) => {
+                let e = CommandError::param("type", format!("unknown message type {other:?}; allowed: cmd, subscribe, unsubscribe"));
+                self.reply_error(id, &e, ctx);
+            }
+            None => {
+                let e = CommandError::param("type", "required (a string: cmd, subscribe or unsubscribe)");
+                self.reply_error(id, &e, ctx);
+            }
+        }
+    }
+
+    fn submit(&self, cmd: Command, id: Value, ctx: &mut Ctx, on_fail: Option<Box<dyn FnOnce() + Send>>) {
+        let handle = ctx.handle.clone();
+        let r = self.app.radio.submit(cmd, move |r| match r {
+            Ok(v) => handle.send_text(messages::ok(&id, &v)),
+            Err(e) => {
+                if let Some(f) = on_fail {
+                    f();
+                }
+                handle.send_text(messages::fail(&id, &e));
+            }
+        });
+        if let Err(e) = r {
+            self.reply_error(Some(&Value::Null), &e, ctx);
+        }
+    }
+
+    fn on_cmd(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
+        let Some(id) = id.cloned() else {
+            self.reply_error(None, &CommandError::param("id", "required (a correlation string)"), ctx);
+            return;
+        };
+        let Some(name) = msg.get("name").and_then(Value::as_str) else {
+            self.reply_error(Some(&id), &CommandError::param("name", "required (a string)"), ctx);
+            return;
+        };
+        let profile = self.app.radio.profile();
+        let cmd = match command_table::parse(name, msg.get("params"), &profile) {
+            Ok(c) => c,
+            Err(e) => {
+                self.reply_error(Some(&id), &e, ctx);
+                return;
+            }
+        };
+        match cmd {
+            Command::Ptt(true) => {
+                let transmitting = self.app.radio.store().read(|c| c.radio.ptt);
+                match self.app.ptt.claim(self.id, transmitting) {
+                    Claim::Busy(other) => {
+                        let e = CommandError::new(ErrorCode::PttBusy, format!("client {other} is transmitting; wait until it unkeys"));
+                        self.reply_error(Some(&id), &e, ctx);
+                    }
+                    Claim::Granted => {
+                        let (app, me) = (self.app.clone(), self.id);
+                        let undo: Box<dyn FnOnce() + Send> = Box::new(move || {
+                            app.ptt.release_if_owner(me);
+                        });
+                        self.submit(cmd, id, ctx, Some(undo));
+                    }
+                }
+            }
+            _ if RateLimiter::applies(name) => match self.limiter.offer(name, &cmd, Instant::now()) {
+                Verdict::Send => self.submit(cmd, id, ctx, None),
+                Verdict::Throttled => ctx.text(messages::ok(&id, &json!({"throttled": true}))),
+            },
+            _ => self.submit(cmd, id, ctx, None),
+        }
+    }
+
+    fn parse_streams(msg: &Map<String, Value>, default_all: bool) -> Result<Vec<&'static str>, CommandError> {
+        match msg.get("streams") {
+            None | Some(Value::Null) => Ok(if default_all { STREAMS.to_vec() } else { vec!["events"] }),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| {
+                    let s = v.as_str().ok_or_else(|| CommandError::param("streams", "must be an array of strings"))?;
+                    stream_name(s).ok_or_else(|| {
+                        CommandError::param("streams", format!("unknown stream {s:?}; allowed: {}", STREAMS.join(", ")))
+                    })
+                })
+                .collect(),
+            Some(_) => Err(CommandError::param("streams", "must be an array of strings")),
+        }
+    }
+
+    fn on_subscribe(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
+        let profile = self.app.radio.profile();
+        let parsed = (|| {
+            let streams = Self::parse_streams(msg, false)?;
+            let fps = match msg.get("scope_fps") {
+                None | Some(Value::Null) => 30,
+                Some(v) => match v.as_u64() {
+                    Some(f) if (1..=60).contains(&f) => f as u32,
+                    _ => return Err(CommandError::param("scope_fps", format!("{v} is not allowed; allowed 1..60"))),
+                },
+            };
+            let max_rx = if profile.is_dual() { 1 } else { 0 };
+            let receiver = match msg.get("scope_receiver") {
+                None | Some(Value::Null) => 0,
+                Some(v) => match v.as_u64() {
+                    Some(r) if r <= max_rx => r as u8,
+                    _ => return Err(CommandError::param("scope_receiver", format!("{v} is not allowed; allowed 0..{max_rx}"))),
+                },
+            };
+            if streams.contains(&"scope") && profile.scope.source != crate::profile::ScopeSourceKind::Hardware {
+                return Err(CommandError::new(
+                    ErrorCode::NotSupported,
+                    format!("the {} has no hardware scope to stream", profile.model()),
+                ));
+            }
+            Ok((streams, fps, receiver))
+        })();
+        let (streams, fps, receiver) = match parsed {
+            Ok(v) => v,
+            Err(e) => {
+                self.reply_error(id, &e, ctx);
+                return;
+            }
+        };
+        self.streams = streams.iter().copied().collect();
+        self.resubscribe_feed(ctx);
+        self.scope = None;
+        if self.streams.contains("scope") {
+            let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
+            let sub = self.app.radio.scope().subscribe(queue.clone());
+            self.scope = Some(ScopeTap {
+                _sub: sub,
+                queue,
+                receiver,
+                gap: Duration::from_secs(1) / fps,
+                last_sent: None,
+            });
+        }
+        self.sync_meters(ctx);
+        if let Some(id) = id {
+            let result = json!({"streams": streams, "scope_fps": fps, "scope_receiver": receiver});
+            ctx.handle.send_text(messages::ok(id, &result));
+        }
+    }
+
+    fn resubscribe_feed(&mut self, ctx: &mut Ctx) {
+        if let Some((sid, _)) = self.feed.take() {
+            self.app.radio.store().unsubscribe(sid);
+        }
+        let feed = Arc::new(StateFeed::new(ctx.handle.clone(), self.streams.contains("events")));
+        let (sid, _) = self.app.radio.store().subscribe(feed.clone());
+        self.feed = Some((sid, feed));
+    }
+
+    fn sync_meters(&mut self, ctx: &mut Ctx) {
+        let events = self.streams.contains("events");
+        let frames = self.streams.contains("meters");
+        if !events && !frames {
+            self.meters = None;
+            self.app.meters.withdraw(self.id);
+            return;
+        }
+        let profile = self.app.radio.profile();
+        let mut kinds: Vec<MeterKind> = vec![MeterKind::Smeter, MeterKind::SmeterSub, MeterKind::Swr];
+        if frames {
+            kinds = MeterKind::ALL.to_vec();
+        }
+        kinds.retain(|k| profile.has_meter(k.name()));
+        self.app.meters.demand(self.id, kinds, if frames { 10 } else { 5 });
+        if self.meters.is_none() {
+            let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
+            let sub = self.app.meters.readings().subscribe(queue.clone());
+            self.meters = Some(MeterTap {
+                _sub: sub,
+                queue,
+                last_smeter: [None, None],
+                last_event: None,
+            });
+        }
+    }
+
+    fn on_unsubscribe(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
+        let streams = match Self::parse_streams(msg, true) {
+            Ok(s) => s,
+            Err(e) => {
+                self.reply_error(id, &e, ctx);
+                return;
+            }
+        };
+        for s in &streams {
+            self.streams.remove(s);
+        }
+        if !self.streams.contains("scope") {
+            self.scope = None;
+        }
+        match &self.feed {
+            Some((sid, _)) if self.streams.is_empty() => {
+                self.app.radio.store().unsubscribe(*sid);
+                self.feed = None;
+            }
+            Some((_, feed)) => feed.events.store(self.streams.contains("events"), std::sync::atomic::Ordering::Relaxed),
+            None => {}
+        }
+        self.sync_meters(ctx);
+        if let Some(id) = id {
+            let left: Vec<&str> = self.streams.iter().copied().collect();
+            ctx.text(messages::ok(id, &json!({"streams": left})));
+        }
+    }
+
+    fn pull_meters(&mut self, now: Instant, ctx: &mut Ctx) {
+        let Some(tap) = self.meters.as_mut() else { return };
+        let events = self.streams.contains("events");
+        let frames = self.streams.contains("meters");
+        while let Some(r) = tap.queue.pop() {
+            let smeter = |k| r.values.iter().find(|(m, _)| *m == k).map(|(_, v)| *v);
+            if let Some((_, feed)) = &self.feed {
+                if let Some(v) = smeter(MeterKind::Smeter) {
+                    feed.smeter.store(v, std::sync::atomic::Ordering::Relaxed);
+                }
+                if let Some(v) = smeter(MeterKind::Swr) {
+                    feed.swr.store(v, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            if frames {
+                let frame = MeterFrame {
+                    sequence: r.sequence,
+                    readings: r.values.iter().map(|(k, v)| (k.web_id(), *v)).collect(),
+                };
+                ctx.binary(frame.emit());
+            }
+            if events && tap.last_event.is_none_or(|t| now >= t + SMETER_EVENT_GAP) {
+                let mut sent = false;
+                for (i, kind) in [MeterKind::Smeter, MeterKind::SmeterSub].into_iter().enumerate() {
+                    if let Some(v) = smeter(kind)
+                        && tap.last_smeter[i] != Some(v)
+                    {
+                        tap.last_smeter[i] = Some(v);
+                        ctx.text(messages::event("smeter", &json!({"value": v, "receiver": i})));
+                        sent = true;
+                    }
+                }
+                if sent {
+                    tap.last_event = Some(now);
+                }
+            }
+        }
+    }
+}
+
+impl Channel for ControlChannel {
+    fn open(&mut self, ctx: &mut Ctx) {
+        self.handle = Some(ctx.handle.clone());
+        ctx.text(messages::hello(&self.app.radio.profile()));
+        self.app.radio.store().modify(|c| c.ws_clients.control += 1);
+    }
+
+    fn text(&mut self, text: &str, ctx: &mut Ctx) {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => self.on_message(&m, ctx),
+            Ok(_) => self.reply_error(None, &CommandError::new(ErrorCode::InvalidJson, "a message must be a JSON object"), ctx),
+            Err(e) => self.reply_error(None, &CommandError::new(ErrorCode::InvalidJson, format!("not valid JSON: {e}")), ctx),
+        }
+    }
+
+    fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
+        let e = CommandError::new(
+            ErrorCode::InvalidJson,
+            format!("binary messages ({} bytes) are not accepted on /api/v1/ws; send JSON text", data.len()),
+        );
+        self.reply_error(None, &e, ctx);
+    }
+
+    fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx) {
+        self.pull_meters(now, ctx);
+        let Some(tap) = self.scope.as_mut() else { return };
+        let mut sent = 0;
+        while sent < budget {
+            let Some(s) = tap.queue.pop() else { break };
+            if s.frame.receiver != tap.receiver {
+                continue;
+            }
+            if tap.last_sent.is_some_and(|t| now < t + tap.gap) {
+                continue;
+            }
+            tap.last_sent = Some(now);
+            ctx.binary(s.bytes.clone());
+            sent += 1;
+        }
+    }
+
+    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant> {
+        for (name, cmd) in self.limiter.due(now) {
+            let handle = ctx.handle.clone();
+            let r = self.app.radio.submit(cmd, move |r| {
+                if let Err(e) = r {
+                    handle.send_text(messages::event(
+                        "command_failed",
+                        &json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true}),
+                    ));
+                }
+            });
+            if let Err(e) = r {
+                log::debug!("ws client: trailing command not queued: {e}");
+            }
+        }
+        self.limiter.next_due()
+    }
+
+    fn closed(&mut self) {
+        if let Some((sid, _)) = self.feed.take() {
+            self.app.radio.store().unsubscribe(sid);
+        }
+        self.scope = None;
+        self.meters = None;
+        self.app.meters.withdraw(self.id);
+        if self.app.ptt.owner() == Some(self.id) && self.app.radio.store().read(|c| c.radio.ptt) {
+            log::warn!("ws client {} left while transmitting: releasing PTT", self.id);
+            let app = self.app.clone();
+            let r = self.app.radio.submit(Command::Ptt(false), move |r| {
+                if let Err(e) = r {
+                    log::error!("releasing PTT after the owner left failed: {e}");
+                }
+                app.ptt.clear();
+            });
+            if let Err(e) = r {
+                log::error!("releasing PTT after the owner left could not be queued: {e}");
+            }
+        }
+        self.app.radio.store().modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
+    }
+}
