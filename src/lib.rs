@@ -7,4 +7,5 @@
 
 pub mod profile;
 pub mod radio;
+pub mod sim;
 pub mod wire;
