@@ -158,7 +158,7 @@ impl FaultLine {
         for _ in 0..copies {
             let mut due = now + self.cfg.delay;
             if !self.cfg.jitter.is_zero() {
-                due += self.cfg.jitter.mul_f64(self.rng.unit());
+                due += self.cfg.jitter.mul_f64(self.rng.unit_f64());
             }
             if due > now {
                 self.counters.delayed += 1;

@@ -1,0 +1,464 @@
+//! The simulated radio's state (also its test snapshot) and the initial state built from
+//! a profile: per-receiver VFOs and front-end settings, global settings, band stacking
+//! registers and scope settings.
+
+use std::collections::BTreeMap;
+
+use crate::profile::{Profile, VfoScheme};
+use crate::sim::audio_synth::{index_of_width, mode};
+
+/// One VFO: what the radio is tuned to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VfoState {
+    /// Frequency, Hz.
+    pub freq_hz: u64,
+    /// Mode (CI-V code).
+    pub mode: u8,
+    /// Filter 1..3.
+    pub filter: u8,
+    /// DATA mode 0 (off) .. 3 (D3).
+    pub data: u8,
+}
+
+/// One receiver (MAIN or SUB; the only one on single-receiver radios).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiverState {
+    /// VFO A and VFO B.
+    pub vfo: [VfoState; 2],
+    /// Active VFO (0 = A, 1 = B).
+    pub active_vfo: u8,
+    /// Attenuator, dB.
+    pub att_db: u8,
+    /// Preamp 0..3.
+    pub preamp: u8,
+    /// Per-receiver `14 xx` levels (AF 01, RF 02, squelch 03, ...), 0..255.
+    pub levels: BTreeMap<u8, u16>,
+    /// Per-receiver `16 xx` functions (AGC 12, NB 22, NR 40, ...).
+    pub functions: BTreeMap<u8, u8>,
+    /// `1A 03` filter-width index per (mode, filter), when changed from the default.
+    pub widths: BTreeMap<(u8, u8), u8>,
+    /// `1B 00` repeater tone, 3 BCD bytes (`00 88 05` = 88.5 Hz).
+    pub tone: [u8; 3],
+    /// `1B 01` tone-squelch frequency, 3 BCD bytes.
+    pub tsql: [u8; 3],
+    /// Other per-receiver `1A xx` one-byte settings (04, 09).
+    pub settings_1a: BTreeMap<u8, u8>,
+}
+
+/// One band stacking register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BsrEntry {
+    /// Frequency, Hz.
+    pub freq_hz: u64,
+    /// Mode (CI-V code).
+    pub mode: u8,
+    /// Filter 1..3.
+    pub filter: u8,
+    /// DATA mode.
+    pub data: u8,
+    /// Squelch type (tone / TSQL), low nibble of the `data << 4 | sqltype` byte.
+    pub sql_type: u8,
+    /// Repeater tone, 3 BCD bytes.
+    pub tone: [u8; 3],
+    /// TSQL tone, 3 BCD bytes.
+    pub tsql: [u8; 3],
+}
+
+/// The three registers of one band (index 0 = register 01, the newest).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BsrBand {
+    /// BSR band code (BCD byte).
+    pub code: u8,
+    /// Registers 01, 02, 03.
+    pub regs: [BsrEntry; 3],
+}
+
+/// Scope settings of one receiver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScopeRx {
+    /// 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
+    pub mode: u8,
+    /// Half-span of the center modes, Hz.
+    pub half_span_hz: u64,
+    /// Fixed-edge number 1..4.
+    pub edge: u8,
+    /// Hold.
+    pub hold: bool,
+    /// Reference level in tenths of a dB (−300..=100, steps of 5).
+    pub ref_tenths_db: i16,
+    /// Sweep speed 0 fast, 1 mid, 2 slow.
+    pub speed: u8,
+    /// Center type (`27 1C`).
+    pub center_type: u8,
+    /// VBW (`27 1D`).
+    pub vbw: u8,
+    /// RBW (`27 1F`).
+    pub rbw: u8,
+}
+
+impl Default for ScopeRx {
+    fn default() -> ScopeRx {
+        ScopeRx {
+            mode: 0,
+            half_span_hz: 25_000,
+            edge: 1,
+            hold: false,
+            ref_tenths_db: 0,
+            speed: 0,
+            center_type: 0,
+            vbw: 0,
+            rbw: 0,
+        }
+    }
+}
+
+/// Scope settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeState {
+    /// `27 10` display on.
+    pub display: bool,
+    /// `27 11` wave-data output to CI-V on.
+    pub output: bool,
+    /// `27 12` receiver shown (0 MAIN, 1 SUB).
+    pub shown_rx: u8,
+    /// `27 13` dual scope.
+    pub dual: bool,
+    /// `27 1B` scope during TX.
+    pub during_tx: u8,
+    /// Per-receiver settings.
+    pub rx: [ScopeRx; 2],
+    /// `27 1E` fixed edges per (range, edge), when changed from the default.
+    pub fixed_edges: BTreeMap<(u8, u8), (u64, u64)>,
+    /// Controller address sweeps are sent to (the one that switched the output on).
+    pub controller: u8,
+}
+
+/// The whole radio state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RigState {
+    /// Powered on (false = standby).
+    pub powered: bool,
+    /// Transmitting.
+    pub ptt: bool,
+    /// The receivers (1 or 2).
+    pub receivers: Vec<ReceiverState>,
+    /// Selected receiver (0 MAIN, 1 SUB).
+    pub selected_rx: u8,
+    /// Split.
+    pub split: bool,
+    /// Dual watch.
+    pub dual_watch: bool,
+    /// Global `14 xx` levels (RF power 0A, mic gain 0B, ...).
+    pub levels: BTreeMap<u8, u16>,
+    /// Global `16 xx` functions (comp 44, VOX 46, break-in 47, ...).
+    pub functions: BTreeMap<u8, u8>,
+    /// `1A 05` menu items by (hi, lo), as last written.
+    pub menu: BTreeMap<(u8, u8), Vec<u8>>,
+    /// CI-V transceive on.
+    pub transceive: bool,
+    /// Band stacking registers.
+    pub bsr: Vec<BsrBand>,
+    /// Scope settings.
+    pub scope: ScopeState,
+    /// RIT offset, Hz (−9999..=9999).
+    pub rit_hz: i16,
+    /// RIT on.
+    pub rit_on: bool,
+    /// ∆TX (XIT) on.
+    pub xit_on: bool,
+    /// Tuner 0 off, 1 on, 2 tuning.
+    pub tuner: u8,
+    /// `1C 02` XFC.
+    pub xfc: u8,
+    /// `1C 03` TX frequency monitor.
+    pub tx_monitor: u8,
+    /// `10` tuning step code.
+    pub tuning_step: u8,
+    /// TX audio samples accepted while transmitting.
+    pub tx_audio_samples: u64,
+    /// TX audio samples dropped because PTT was off.
+    pub tx_audio_dropped: u64,
+}
+
+/// A copy of the state for tests and diagnostics.
+pub type RigSnapshot = RigState;
+
+/// A (receiver, VFO) pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub rx: usize,
+    pub vfo: usize,
+}
+
+/// Per-receiver `14 xx` levels and their defaults.
+pub(crate) const RX_LEVELS: &[(u8, u16)] = &[
+    (0x01, 128),
+    (0x02, 255),
+    (0x03, 0),
+    (0x05, 128),
+    (0x06, 128),
+    (0x07, 128),
+    (0x08, 128),
+    (0x0D, 128),
+    (0x12, 128),
+    (0x13, 128),
+];
+
+/// Global `14 xx` levels and their defaults.
+pub(crate) const GLOBAL_LEVELS: &[(u8, u16)] = &[
+    (0x09, 128),
+    (0x0A, 128),
+    (0x0B, 128),
+    (0x0C, 128),
+    (0x0E, 128),
+    (0x0F, 128),
+    (0x14, 128),
+    (0x15, 128),
+    (0x16, 128),
+    (0x17, 128),
+];
+
+/// `16 xx` functions: (sub, per receiver, largest value, default).
+pub(crate) const FUNCTIONS: &[(u8, bool, u8, u8)] = &[
+    (0x12, true, 3, 2),
+    (0x22, true, 1, 0),
+    (0x32, true, 3, 0),
+    (0x40, true, 1, 0),
+    (0x41, true, 1, 0),
+    (0x42, true, 1, 0),
+    (0x43, true, 1, 0),
+    (0x44, false, 1, 0),
+    (0x45, false, 1, 0),
+    (0x46, false, 1, 0),
+    (0x47, false, 2, 0),
+    (0x48, true, 1, 0),
+    (0x4E, true, 1, 0),
+    (0x4F, true, 1, 0),
+    (0x50, false, 1, 0),
+    (0x53, true, 1, 0),
+    (0x56, true, 1, 0),
+    (0x57, false, 2, 0),
+    (0x58, false, 2, 1),
+    (0x65, true, 1, 0),
+];
+
+/// The mode a radio uses by default at `hz`: WFM on the FM broadcast band, AM on the
+/// airband, FM on VHF/UHF, LSB below 10 MHz, else USB (if the radio has it).
+pub(crate) fn default_mode(profile: &Profile, hz: u64) -> u8 {
+    let wanted = match hz {
+        74_800_000..108_000_000 => mode::WFM,
+        108_000_000..137_000_000 => mode::AM,
+        137_000_000.. => mode::FM,
+        0..10_000_000 => mode::LSB,
+        _ => mode::USB,
+    };
+    let supported = |code: u8| {
+        crate::wire::civ::mode_name(code).is_some_and(|n| profile.mode_code(n).is_some())
+    };
+    if supported(wanted) {
+        return wanted;
+    }
+    [mode::FM, mode::USB, mode::LSB]
+        .into_iter()
+        .find(|c| supported(*c))
+        .or_else(|| {
+            profile
+                .modes
+                .list
+                .first()
+                .and_then(|n| crate::wire::civ::mode_code(n))
+        })
+        .unwrap_or(mode::USB)
+}
+
+/// The default `1A 03` index of (mode, filter) from the profile's widths.
+pub(crate) fn default_width_index(profile: &Profile, mode_code: u8, filter: u8) -> Option<u8> {
+    let name = crate::wire::civ::mode_name(mode_code)?;
+    let hz = profile
+        .filter_widths(name)
+        .and_then(|w| w.get(usize::from(filter.max(1) - 1)).copied())
+        .unwrap_or(2_400);
+    index_of_width(mode_code, hz)
+}
+
+/// A VFO on the default frequency of the first band named in `prefer` (or band `nth`).
+fn start_vfo(profile: &Profile, prefer: &[&str], nth: usize) -> VfoState {
+    let bands: Vec<_> = profile.bands().collect();
+    let hz = prefer
+        .iter()
+        .find_map(|p| bands.iter().find(|b| b.name == *p))
+        .or_else(|| bands.get(nth))
+        .or_else(|| bands.first())
+        .map(|b| b.default_hz)
+        .or_else(|| profile.freq_ranges.first().map(|r| r.start_hz))
+        .unwrap_or(14_200_000);
+    VfoState {
+        freq_hz: hz,
+        mode: default_mode(profile, hz),
+        filter: 1,
+        data: 0,
+    }
+}
+
+impl RigState {
+    /// The power-on state of a radio described by `profile`.
+    pub fn new(profile: &Profile, transceive: bool) -> RigState {
+        let main = start_vfo(profile, &["20m", "2m"], 0);
+        let other = start_vfo(profile, &["40m", "70cm"], 1);
+        let ab = profile.vfo.scheme == VfoScheme::Ab;
+        let receivers = (0..profile.radio.receivers.clamp(1, 2))
+            .map(|i| {
+                let a = if i == 0 { main } else { other };
+                let b = if ab { other } else { a };
+                let fm = a.mode == mode::FM;
+                ReceiverState {
+                    vfo: [a, b],
+                    active_vfo: 0,
+                    att_db: 0,
+                    preamp: 0,
+                    levels: RX_LEVELS
+                        .iter()
+                        .map(|&(k, v)| (k, if k == 0x03 && fm { 60 } else { v }))
+                        .collect(),
+                    functions: FUNCTIONS
+                        .iter()
+                        .filter(|f| f.1)
+                        .map(|f| (f.0, f.3))
+                        .collect(),
+                    widths: BTreeMap::new(),
+                    tone: [0x00, 0x88, 0x05],
+                    tsql: [0x00, 0x88, 0x05],
+                    settings_1a: [(0x04, 0), (0x09, 0)].into_iter().collect(),
+                }
+            })
+            .collect();
+        let bsr = profile
+            .bands()
+            .filter_map(|b| {
+                let code = b.bsr_code?;
+                let e = BsrEntry {
+                    freq_hz: b.default_hz,
+                    mode: default_mode(profile, b.default_hz),
+                    filter: 1,
+                    data: 0,
+                    sql_type: 0,
+                    tone: [0x00, 0x88, 0x05],
+                    tsql: [0x00, 0x88, 0x05],
+                };
+                Some(BsrBand { code, regs: [e; 3] })
+            })
+            .collect();
+        RigState {
+            powered: true,
+            ptt: false,
+            receivers,
+            selected_rx: 0,
+            split: false,
+            dual_watch: false,
+            levels: GLOBAL_LEVELS.iter().copied().collect(),
+            functions: FUNCTIONS
+                .iter()
+                .filter(|f| !f.1)
+                .map(|f| (f.0, f.3))
+                .collect(),
+            menu: BTreeMap::new(),
+            transceive,
+            bsr,
+            scope: ScopeState {
+                display: true,
+                output: false,
+                shown_rx: 0,
+                dual: false,
+                during_tx: 0,
+                rx: [ScopeRx::default(); 2],
+                fixed_edges: BTreeMap::new(),
+                controller: crate::wire::civ::CONTROLLER,
+            },
+            rit_hz: 0,
+            rit_on: false,
+            xit_on: false,
+            tuner: 0,
+            xfc: 0,
+            tx_monitor: 0,
+            tuning_step: 0,
+            tx_audio_samples: 0,
+            tx_audio_dropped: 0,
+        }
+    }
+
+    /// The slot the operator works on: the selected receiver's active VFO (MAIN/SUB
+    /// radios) or the active VFO (A/B radios).
+    pub(crate) fn selected_slot(&self, scheme: VfoScheme) -> Slot {
+        let rx = match scheme {
+            VfoScheme::MainSub => {
+                usize::from(self.selected_rx).min(self.receivers.len().saturating_sub(1))
+            }
+            VfoScheme::Ab => 0,
+        };
+        let vfo = self
+            .receivers
+            .get(rx)
+            .map_or(0, |r| usize::from(r.active_vfo & 1));
+        Slot { rx, vfo }
+    }
+
+    /// The other slot: the unselected receiver (MAIN/SUB radios) or the other VFO.
+    pub(crate) fn unselected_slot(&self, scheme: VfoScheme) -> Slot {
+        let sel = self.selected_slot(scheme);
+        if scheme == VfoScheme::MainSub && self.receivers.len() == 2 {
+            let rx = 1 - sel.rx;
+            let vfo = self
+                .receivers
+                .get(rx)
+                .map_or(0, |r| usize::from(r.active_vfo & 1));
+            Slot { rx, vfo }
+        } else {
+            Slot {
+                rx: sel.rx,
+                vfo: 1 - sel.vfo,
+            }
+        }
+    }
+
+    /// The active slot of receiver `rx`.
+    pub(crate) fn rx_slot(&self, rx: usize) -> Slot {
+        let rx = rx.min(self.receivers.len().saturating_sub(1));
+        let vfo = self
+            .receivers
+            .get(rx)
+            .map_or(0, |r| usize::from(r.active_vfo & 1));
+        Slot { rx, vfo }
+    }
+
+    /// The VFO of a slot.
+    pub(crate) fn vfo(&self, s: Slot) -> Option<&VfoState> {
+        self.receivers.get(s.rx).and_then(|r| r.vfo.get(s.vfo))
+    }
+
+    /// The VFO of a slot, mutably.
+    pub(crate) fn vfo_mut(&mut self, s: Slot) -> Option<&mut VfoState> {
+        self.receivers
+            .get_mut(s.rx)
+            .and_then(|r| r.vfo.get_mut(s.vfo))
+    }
+
+    /// RF power level 0..255.
+    pub fn rf_power(&self) -> u16 {
+        self.levels.get(&0x0A).copied().unwrap_or(128)
+    }
+
+    /// A per-receiver level, or its default.
+    pub fn rx_level(&self, rx: usize, sub: u8) -> u16 {
+        self.receivers
+            .get(rx)
+            .and_then(|r| r.levels.get(&sub).copied())
+            .or_else(|| RX_LEVELS.iter().find(|l| l.0 == sub).map(|l| l.1))
+            .unwrap_or(128)
+    }
+
+    /// CW pitch in Hz from the `14 09` level (spec §4.5).
+    pub fn cw_pitch_hz(&self) -> f32 {
+        let raw = f32::from(self.levels.get(&0x09).copied().unwrap_or(128));
+        ((600.0 / 255.0 * raw + 300.0) / 5.0).round() * 5.0
+    }
+}
