@@ -65,12 +65,22 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
             );
             (Some(sim), addr, user, password, profile.clone())
         }
-        RadioTarget::Lan { addr, user, password } => {
+        RadioTarget::Lan {
+            addr,
+            user,
+            password,
+        } => {
             let profile = match &cfg.profile {
                 Some(p) => p.clone(),
                 None => {
-                    let p = cfg.registry.get("ic7610").ok_or("the ic7610 profile is missing")?;
-                    log::info!("no --profile: starting with {} until the radio identifies itself", p.id());
+                    let p = cfg
+                        .registry
+                        .get("ic7610")
+                        .ok_or("the ic7610 profile is missing")?;
+                    log::info!(
+                        "no --profile: starting with {} until the radio identifies itself",
+                        p.id()
+                    );
                     p
                 }
             };
@@ -105,7 +115,9 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
         log::info!("bearer-token authentication is on for /api/*");
     }
     let app = Arc::new(AppCtx::new(radio.clone(), meters, web_cfg));
-    radio.store().subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    radio
+        .store()
+        .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
     let web = WebServer::start(cfg.listen, app.clone())?;
     Ok(Running { web, app, sim })
 }

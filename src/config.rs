@@ -92,24 +92,34 @@ pub struct SimCliConfig {
 
 /// Parses a log level name.
 pub fn log_level(s: &str) -> Result<log::LevelFilter, ConfigError> {
-    s.parse()
-        .map_err(|_| err(format!("--log-level {s:?}: use error, warn, info, debug or trace")))
+    s.parse().map_err(|_| {
+        err(format!(
+            "--log-level {s:?}: use error, warn, info, debug or trace"
+        ))
+    })
 }
 
 fn registry(dir: Option<&Path>) -> Result<ProfileRegistry, ConfigError> {
     match dir {
-        Some(d) => ProfileRegistry::with_override_dir(d).map_err(|e| err(format!("--profile-dir: {e}"))),
+        Some(d) => {
+            ProfileRegistry::with_override_dir(d).map_err(|e| err(format!("--profile-dir: {e}")))
+        }
         None => Ok(ProfileRegistry::embedded()),
     }
 }
 
 fn profile(reg: &ProfileRegistry, id: &str, flag: &str) -> Result<Arc<Profile>, ConfigError> {
-    reg.get(id)
-        .ok_or_else(|| err(format!("{flag} {id:?}: unknown profile; known: {}", reg.ids().join(", "))))
+    reg.get(id).ok_or_else(|| {
+        err(format!(
+            "{flag} {id:?}: unknown profile; known: {}",
+            reg.ids().join(", ")
+        ))
+    })
 }
 
 fn read_secret(path: &Path, flag: &str) -> Result<String, ConfigError> {
-    let s = std::fs::read_to_string(path).map_err(|e| err(format!("{flag} {}: {e}", path.display())))?;
+    let s = std::fs::read_to_string(path)
+        .map_err(|e| err(format!("{flag} {}: {e}", path.display())))?;
     let s = s.trim().to_string();
     if s.is_empty() {
         return Err(err(format!("{flag} {}: the file is empty", path.display())));
@@ -136,11 +146,18 @@ impl ServeConfig {
     /// Validates the serve flags; `password_env` is `RIGWEB_RADIO_PASSWORD`.
     pub fn from_cli(cli: &Cli, password_env: Option<String>) -> Result<ServeConfig, ConfigError> {
         let registry = registry(cli.profile_dir.as_deref())?;
-        let profile = cli.profile.as_deref().map(|p| profile(&registry, p, "--profile")).transpose()?;
+        let profile = cli
+            .profile
+            .as_deref()
+            .map(|p| profile(&registry, p, "--profile"))
+            .transpose()?;
         let radio = match &cli.radio {
             Some(host) => {
                 let addr = socket_addr(&format!("{host}:{}", cli.radio_port), "--radio")?;
-                let user = cli.radio_user.clone().ok_or_else(|| err("--radio-user is required with --radio"))?;
+                let user = cli
+                    .radio_user
+                    .clone()
+                    .ok_or_else(|| err("--radio-user is required with --radio"))?;
                 let password = match (&cli.radio_password_file, password_env) {
                     (Some(f), _) => read_secret(f, "--radio-password-file")?,
                     (None, Some(p)) if !p.is_empty() => p,
@@ -150,24 +167,39 @@ impl ServeConfig {
                         ));
                     }
                 };
-                RadioTarget::Lan { addr, user, password }
+                RadioTarget::Lan {
+                    addr,
+                    user,
+                    password,
+                }
             }
             None => RadioTarget::Simulated {
-                profile: profile.clone().map(Ok).unwrap_or_else(|| self::profile(&registry, &cli.sim_model, "--sim-model"))?,
+                profile: profile
+                    .clone()
+                    .map(Ok)
+                    .unwrap_or_else(|| self::profile(&registry, &cli.sim_model, "--sim-model"))?,
             },
         };
         let auth_token = match (&cli.auth_token, &cli.auth_token_file) {
-            (Some(_), Some(_)) => return Err(err("give --auth-token or --auth-token-file, not both")),
+            (Some(_), Some(_)) => {
+                return Err(err("give --auth-token or --auth-token-file, not both"));
+            }
             (Some(t), None) if t.trim().is_empty() => return Err(err("--auth-token is empty")),
             (Some(t), None) => Some(t.trim().to_string()),
             (None, Some(f)) => Some(read_secret(f, "--auth-token-file")?),
             (None, None) => None,
         };
         if cli.tx_timeout == 0 || cli.tx_timeout > 3600 {
-            return Err(err(format!("--tx-timeout {}: use 1 to 3600 seconds", cli.tx_timeout)));
+            return Err(err(format!(
+                "--tx-timeout {}: use 1 to 3600 seconds",
+                cli.tx_timeout
+            )));
         }
         if cli.max_clients == 0 || cli.max_clients > 4096 {
-            return Err(err(format!("--max-clients {}: use 1 to 4096", cli.max_clients)));
+            return Err(err(format!(
+                "--max-clients {}: use 1 to 4096",
+                cli.max_clients
+            )));
         }
         Ok(ServeConfig {
             radio,
@@ -187,10 +219,15 @@ impl SimCliConfig {
     pub fn from_args(a: &SimArgs) -> Result<SimCliConfig, ConfigError> {
         let registry = registry(a.profile_dir.as_deref())?;
         if !(0.1..=100.0).contains(&a.sweep_rate) {
-            return Err(err(format!("--sweep-rate {}: use 0.1 to 100 sweeps per second", a.sweep_rate)));
+            return Err(err(format!(
+                "--sweep-rate {}: use 0.1 to 100 sweeps per second",
+                a.sweep_rate
+            )));
         }
         if a.user.is_empty() || a.user.len() > 16 || a.password.len() > 16 {
-            return Err(err("--user and --password: 1 to 16 characters (the protocol carries 16)"));
+            return Err(err(
+                "--user and --password: 1 to 16 characters (the protocol carries 16)",
+            ));
         }
         Ok(SimCliConfig {
             listen: socket_addr(&a.listen, "--listen")?,

@@ -95,7 +95,13 @@ impl<T: Send + Sync + 'static> Fanout<T> {
     /// Hands `item` to every subscriber.
     pub fn publish(&self, item: T) {
         let item = Arc::new(item);
-        let list: Vec<_> = self.subs.lock().list.iter().map(|(_, q)| q.clone()).collect();
+        let list: Vec<_> = self
+            .subs
+            .lock()
+            .list
+            .iter()
+            .map(|(_, q)| q.clone())
+            .collect();
         for q in list {
             q.push(item.clone());
         }
@@ -121,7 +127,11 @@ mod tests {
         f.publish(1);
         f.publish(2);
         assert_eq!(a.len(), 2);
-        assert_eq!(*b.pop().unwrap(), 2, "the slow subscriber keeps only the newest");
+        assert_eq!(
+            *b.pop().unwrap(),
+            2,
+            "the slow subscriber keeps only the newest"
+        );
         drop(sa);
         assert_eq!(seen.load(Ordering::SeqCst), 1);
         drop(sb);

@@ -42,7 +42,13 @@ impl AudioClient {
     /// Starts discovery on the audio port with id `my_id`.
     pub fn new(discovery: DiscoveryConfig, my_id: u32, now: Instant) -> AudioClient {
         AudioClient {
-            port: PortSession::new(Port::Audio, my_id, discovery, StreamConfig::client(false), now),
+            port: PortSession::new(
+                Port::Audio,
+                my_id,
+                discovery,
+                StreamConfig::client(false),
+                now,
+            ),
             tx_seq: 0,
             events: Vec::new(),
         }
@@ -106,7 +112,9 @@ impl AudioClient {
         let ids = stream.ids();
         for chunk in samples.chunks(MAX_AUDIO_PAYLOAD) {
             let send_seq = self.tx_seq;
-            stream.send_tracked(now, out, |seq| AudioRepr::new(ids, seq, send_seq, chunk.to_vec()).emit());
+            stream.send_tracked(now, out, |seq| {
+                AudioRepr::new(ids, seq, send_seq, chunk.to_vec()).emit()
+            });
             self.tx_seq = send_seq.wrapping_add(1);
         }
         true

@@ -59,6 +59,7 @@ pub struct CivClient {
     port: PortSession,
     inner_seq: u16,
     opened: bool,
+    open_sent: Option<Instant>,
     recovering_since: Option<Instant>,
     next_open: Option<Instant>,
     bad_frames: u64,
@@ -69,10 +70,17 @@ impl CivClient {
     /// Starts discovery on the CI-V port with id `my_id`.
     pub fn new(cfg: CivClientConfig, my_id: u32, now: Instant) -> CivClient {
         CivClient {
-            port: PortSession::new(Port::Civ, my_id, cfg.discovery.clone(), StreamConfig::client(true), now),
+            port: PortSession::new(
+                Port::Civ,
+                my_id,
+                cfg.discovery.clone(),
+                StreamConfig::client(true),
+                now,
+            ),
             cfg,
             inner_seq: 0,
             opened: false,
+            open_sent: None,
             recovering_since: None,
             next_open: None,
             bad_frames: 0,
@@ -154,7 +162,9 @@ impl CivClient {
         let step = self.port.receive(buf, now, out);
         self.on_step(step, now, out);
         if self.recovering_since.is_some()
-            && self.port.stream().is_some_and(|s| now.saturating_duration_since(s.last_data_rx()) < self.cfg.data_watchdog)
+            && self.port.stream().is_some_and(|s| {
+                now.saturating_duration_since(s.last_data_rx()) < self.cfg.data_watchdog
+            })
         {
             self.recovering_since = None;
             self.next_open = None;
@@ -167,6 +177,7 @@ impl CivClient {
             Step::Nothing => {}
             Step::Discovered => {
                 self.send_openclose(true, now, out);
+                self.open_sent = Some(now);
                 self.next_open = Some(now + self.cfg.open_retry);
             }
             Step::Unreachable => self.events.push(CivEvent::Unreachable),
@@ -208,8 +219,21 @@ impl CivClient {
         let Some(last_data) = self.port.stream().map(|s| s.last_data_rx()) else {
             return;
         };
-        if self.opened && self.recovering_since.is_none() && now.saturating_duration_since(last_data) >= self.cfg.data_watchdog {
-            log::info!("CI-V: no data from the radio for {:?}; re-opening the stream", self.cfg.data_watchdog);
+        // Like the reference client: the stream is open once a data-path packet (CI-V
+        // data or the radio's idle) arrives after OpenClose(open).
+        if !self.opened && self.open_sent.is_some_and(|t| last_data > t) {
+            self.opened = true;
+            self.next_open = None;
+            self.events.push(CivEvent::Opened);
+        }
+        if self.opened
+            && self.recovering_since.is_none()
+            && now.saturating_duration_since(last_data) >= self.cfg.data_watchdog
+        {
+            log::info!(
+                "CI-V: no data from the radio for {:?}; re-opening the stream",
+                self.cfg.data_watchdog
+            );
             self.recovering_since = Some(now);
             self.next_open = Some(now);
             self.events.push(CivEvent::Recovering);
@@ -221,7 +245,11 @@ impl CivClient {
             let slow = self
                 .recovering_since
                 .is_some_and(|since| now.saturating_duration_since(since) > self.cfg.fast_recovery);
-            let period = if slow { Duration::from_secs(1) } else { self.cfg.open_retry };
+            let period = if slow {
+                Duration::from_secs(1)
+            } else {
+                self.cfg.open_retry
+            };
             self.next_open = Some(now + period);
         }
     }
@@ -232,7 +260,8 @@ impl CivClient {
         if let Some(o) = self.next_open {
             t = t.min(o);
         }
-        if self.opened && self.recovering_since.is_none()
+        if self.opened
+            && self.recovering_since.is_none()
             && let Some(s) = self.port.stream()
         {
             t = t.min(s.last_data_rx() + self.cfg.data_watchdog);

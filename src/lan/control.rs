@@ -9,8 +9,8 @@ use super::discovery::DiscoveryConfig;
 use super::port::{PortSession, Step};
 use super::stream::{StreamConfig, StreamStats};
 use crate::wire::lan::{
-    self, LoginRepr, Packet, Port, StreamRequestRepr, TokenRepr, codec, credentials,
-    mac_form_guid, ptype, token_kind,
+    self, LoginRepr, Packet, Port, StreamRequestRepr, TokenRepr, codec, credentials, mac_form_guid,
+    ptype, token_kind,
 };
 
 /// Settings of the control session.
@@ -184,7 +184,13 @@ pub struct ControlClient {
 impl ControlClient {
     /// Starts a session with id `my_id`, advertising local CI-V and audio ports `local_ports`.
     /// `tok_request` should be random and non-zero.
-    pub fn new(cfg: ControlConfig, my_id: u32, local_ports: (u16, u16), tok_request: u16, now: Instant) -> ControlClient {
+    pub fn new(
+        cfg: ControlConfig,
+        my_id: u32,
+        local_ports: (u16, u16),
+        tok_request: u16,
+        now: Instant,
+    ) -> ControlClient {
         ControlClient {
             port: PortSession::new(
                 Port::Control,
@@ -262,8 +268,16 @@ impl ControlClient {
                 if let Some(stream) = self.port.stream_mut() {
                     let ids = stream.ids();
                     stream.send_tracked(now, out, |seq| {
-                        LoginRepr::new(ids, seq, login_inner, tok, &cfg.user, &cfg.password, &cfg.computer_name)
-                            .emit()
+                        LoginRepr::new(
+                            ids,
+                            seq,
+                            login_inner,
+                            tok,
+                            &cfg.user,
+                            &cfg.password,
+                            &cfg.computer_name,
+                        )
+                        .emit()
                     });
                 }
                 self.phase = Phase::LoggingIn;
@@ -331,8 +345,12 @@ impl ControlClient {
                         civ_addr: None,
                     });
                 }
-                if c.busy == 1 && !c.computer_name.is_empty() && c.computer_name != self.cfg.computer_name {
-                    self.events.push(ControlEvent::InUseBy(c.computer_name.clone()));
+                if c.busy == 1
+                    && !c.computer_name.is_empty()
+                    && c.computer_name != self.cfg.computer_name
+                {
+                    self.events
+                        .push(ControlEvent::InUseBy(c.computer_name.clone()));
                 }
                 if self.phase == Phase::AwaitingConnInfo {
                     self.guid = Some(c.guid);
@@ -352,7 +370,11 @@ impl ControlClient {
                 }
             }
             Packet::Disconnect(_) => self.fail(ControlFailure::RadioDisconnected),
-            other => log::debug!("control: {} ignored in phase {:?}", other.name(), self.phase),
+            other => log::debug!(
+                "control: {} ignored in phase {:?}",
+                other.name(),
+                self.phase
+            ),
         }
     }
 
@@ -483,9 +505,10 @@ impl ControlClient {
     pub fn next_deadline(&self) -> Instant {
         let t = self.port.next_deadline(self.deadline);
         match self.phase {
-            Phase::LoggingIn | Phase::AwaitingConnInfo | Phase::AwaitingStatus | Phase::HeldWait => {
-                t.min(self.deadline)
-            }
+            Phase::LoggingIn
+            | Phase::AwaitingConnInfo
+            | Phase::AwaitingStatus
+            | Phase::HeldWait => t.min(self.deadline),
             Phase::Ready => t.min(self.next_renewal),
             _ => t,
         }

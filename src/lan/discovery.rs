@@ -87,7 +87,9 @@ impl Discovery {
     /// Takes a packet from the radio; returns true if discovery used it.
     pub fn receive(&mut self, pkt: &Packet, now: Instant, out: &mut Vec<Vec<u8>>) -> bool {
         match (self.phase, pkt) {
-            (Phase::AreYouThere, Packet::IAmHere(c)) if c.rcvd_id == self.my_id && c.sent_id != 0 => {
+            (Phase::AreYouThere, Packet::IAmHere(c))
+                if c.rcvd_id == self.my_id && c.sent_id != 0 =>
+            {
                 self.remote_id = c.sent_id;
                 self.phase = Phase::AreYouReady;
                 self.attempts = 0;
@@ -169,7 +171,10 @@ mod tests {
         out.clear();
         assert!(d.receive(&iah, t0, &mut out));
         let ayr = ControlRepr::parse(&out[0]).unwrap();
-        assert_eq!((ayr.ptype, ayr.rcvd_id), (ptype::ARE_YOU_READY, 0xDEAD_BEEF));
+        assert_eq!(
+            (ayr.ptype, ayr.rcvd_id),
+            (ptype::ARE_YOU_READY, 0xDEAD_BEEF)
+        );
         let ready = Packet::AreYouReady(ControlRepr {
             ptype: ptype::ARE_YOU_READY,
             seq: 1,
@@ -177,7 +182,12 @@ mod tests {
             rcvd_id: 0x0001_C351,
         });
         assert!(d.receive(&ready, t0, &mut out));
-        assert_eq!(d.state(), DiscoveryState::Done { remote_id: 0xDEAD_BEEF });
+        assert_eq!(
+            d.state(),
+            DiscoveryState::Done {
+                remote_id: 0xDEAD_BEEF
+            }
+        );
     }
 
     #[test]

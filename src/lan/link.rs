@@ -83,7 +83,7 @@ impl LinkState {
         match self {
             LinkState::Idle => "disconnected",
             LinkState::Connecting => "connecting",
-            LinkState::Connected => "connected",
+            LinkState::Connected => "connecting",
             LinkState::Ready => "connected",
             LinkState::Reconnecting { .. } => "reconnecting",
             LinkState::Failed => "failed",
@@ -229,8 +229,19 @@ impl RadioLink {
         let (ctl_tx, ctl_rx) = crossbeam_channel::unbounded();
         let (ctl_waker, ctl_wake_rx) = waker::pair()?;
         let report = (ctl_tx.clone(), ctl_waker.clone());
-        let civ = spawn_civ_thread(civ_sock, cfg.civ.clone(), sinks.clone(), shared.clone(), report.clone())?;
-        let audio = spawn_audio_thread(audio_sock, cfg.control.discovery.clone(), sinks.clone(), report)?;
+        let civ = spawn_civ_thread(
+            civ_sock,
+            cfg.civ.clone(),
+            sinks.clone(),
+            shared.clone(),
+            report.clone(),
+        )?;
+        let audio = spawn_audio_thread(
+            audio_sock,
+            cfg.control.discovery.clone(),
+            sinks.clone(),
+            report,
+        )?;
         let ports = (civ.port, audio.port);
         let mut sup = Supervisor::new(
             cfg,

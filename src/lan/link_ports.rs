@@ -118,7 +118,10 @@ fn civ_loop(
     loop {
         let now = Instant::now();
         let deadline = client.as_ref().map(|c| c.next_deadline(now));
-        let ready = match poll(&[Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())], deadline) {
+        let ready = match poll(
+            &[Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())],
+            deadline,
+        ) {
             Ok(r) => r,
             Err(e) => {
                 log::error!("lan-civ: poll failed: {e}");
@@ -142,9 +145,14 @@ fn civ_loop(
                         }
                     }
                     CivCmd::Send(bytes) => {
-                        let sent = client.as_mut().is_some_and(|c| c.send(&bytes, now, &mut out));
+                        let sent = client
+                            .as_mut()
+                            .is_some_and(|c| c.send(&bytes, now, &mut out));
                         if !sent {
-                            log::debug!("lan-civ: CI-V stream not up; {} bytes dropped", bytes.len());
+                            log::debug!(
+                                "lan-civ: CI-V stream not up; {} bytes dropped",
+                                bytes.len()
+                            );
                         }
                     }
                     CivCmd::Shutdown => {
@@ -190,12 +198,17 @@ fn civ_loop(
                 CivEvent::Opened => report(&to_sup, PortReport::CivOpened),
                 CivEvent::Recovering => report(&to_sup, PortReport::CivRecovering),
                 CivEvent::Recovered => report(&to_sup, PortReport::CivRecovered),
-                CivEvent::Unreachable | CivEvent::Disconnected => report(&to_sup, PortReport::CivLost),
+                CivEvent::Unreachable | CivEvent::Disconnected => {
+                    report(&to_sup, PortReport::CivLost)
+                }
             }
         }
         let malformed = c.malformed();
         if malformed != reported_malformed {
-            report(&to_sup, PortReport::Malformed(malformed - reported_malformed));
+            report(
+                &to_sup,
+                PortReport::Malformed(malformed - reported_malformed),
+            );
             reported_malformed = malformed;
         }
     }
@@ -251,7 +264,10 @@ fn audio_loop(
     loop {
         let now = Instant::now();
         let deadline = client.as_ref().map(|c| c.next_deadline(now));
-        let ready = match poll(&[Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())], deadline) {
+        let ready = match poll(
+            &[Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())],
+            deadline,
+        ) {
             Ok(r) => r,
             Err(e) => {
                 log::error!("lan-audio: poll failed: {e}");

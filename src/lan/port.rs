@@ -35,7 +35,13 @@ pub struct PortSession {
 
 impl PortSession {
     /// Starts discovery on `port` with id `my_id`.
-    pub fn new(port: Port, my_id: u32, discovery: DiscoveryConfig, stream_cfg: StreamConfig, now: Instant) -> PortSession {
+    pub fn new(
+        port: Port,
+        my_id: u32,
+        discovery: DiscoveryConfig,
+        stream_cfg: StreamConfig,
+        now: Instant,
+    ) -> PortSession {
         PortSession {
             port,
             my_id,
@@ -69,12 +75,17 @@ impl PortSession {
 
     /// Handles one datagram from the radio.
     pub fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) -> Step {
-        let parsed = Header::parse(buf).and_then(|h| Ok((h, Packet::parse(buf, self.port, Origin::Radio)?)));
+        let parsed =
+            Header::parse(buf).and_then(|h| Ok((h, Packet::parse(buf, self.port, Origin::Radio)?)));
         let (header, pkt) = match parsed {
             Ok(v) => v,
             Err(e) => {
                 self.malformed += 1;
-                log::debug!("{:?} port: malformed datagram ({} bytes): {e}", self.port, buf.len());
+                log::debug!(
+                    "{:?} port: malformed datagram ({} bytes): {e}",
+                    self.port,
+                    buf.len()
+                );
                 return Step::Nothing;
             }
         };
@@ -97,7 +108,11 @@ impl PortSession {
         }
         let mut deliver = Vec::new();
         stream.receive(pkt, now, out, &mut deliver);
-        if deliver.is_empty() { Step::Nothing } else { Step::Delivered(deliver) }
+        if deliver.is_empty() {
+            Step::Nothing
+        } else {
+            Step::Delivered(deliver)
+        }
     }
 
     /// Runs discovery retries or the stream's timers.
@@ -110,7 +125,11 @@ impl PortSession {
             Some(stream) => {
                 let mut deliver = Vec::new();
                 stream.poll(now, out, &mut deliver);
-                if deliver.is_empty() { Step::Nothing } else { Step::Delivered(deliver) }
+                if deliver.is_empty() {
+                    Step::Nothing
+                } else {
+                    Step::Delivered(deliver)
+                }
             }
         }
     }
@@ -118,7 +137,13 @@ impl PortSession {
     fn after_discovery(&mut self, now: Instant) -> Step {
         match self.discovery.state() {
             DiscoveryState::Done { remote_id } if self.stream.is_none() => {
-                self.stream = Some(Stream::new(self.stream_cfg.clone(), self.my_id, remote_id, 1, now));
+                self.stream = Some(Stream::new(
+                    self.stream_cfg.clone(),
+                    self.my_id,
+                    remote_id,
+                    1,
+                    now,
+                ));
                 Step::Discovered
             }
             DiscoveryState::Unreachable => Step::Unreachable,

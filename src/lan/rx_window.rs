@@ -136,7 +136,11 @@ impl RxWindow {
                     out.extend(pkt);
                     Slot::Received(None)
                 };
-                if gap { Accepted::NewWithGap } else { Accepted::New }
+                if gap {
+                    Accepted::NewWithGap
+                } else {
+                    Accepted::New
+                }
             }
         }
     }

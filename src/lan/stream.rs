@@ -109,7 +109,13 @@ pub struct Stream {
 impl Stream {
     /// A stream between `my_id` and `remote_id`. The first tracked packet takes seq `first_seq`
     /// (the spec allows 0 or 1; 1 keeps the first packet inside peers' gap tracking).
-    pub fn new(cfg: StreamConfig, my_id: u32, remote_id: u32, first_seq: u16, now: Instant) -> Stream {
+    pub fn new(
+        cfg: StreamConfig,
+        my_id: u32,
+        remote_id: u32,
+        first_seq: u16,
+        now: Instant,
+    ) -> Stream {
         let rx = RxWindow::new(cfg.ordered, cfg.max_missing, cfg.max_requests_per_seq);
         Stream {
             tx: TxBuffer::new(cfg.tx_buffer_len),
@@ -181,7 +187,12 @@ impl Stream {
 
     /// Sends a tracked packet: `build` gets the sequence number and returns the bytes,
     /// which are kept for retransmission and appended to `out`.
-    pub fn send_tracked(&mut self, now: Instant, out: &mut Vec<Vec<u8>>, build: impl FnOnce(u16) -> Vec<u8>) {
+    pub fn send_tracked(
+        &mut self,
+        now: Instant,
+        out: &mut Vec<Vec<u8>>,
+        build: impl FnOnce(u16) -> Vec<u8>,
+    ) {
         let seq = self.send_seq;
         self.send_seq = seq.wrapping_add(1);
         let bytes = build(seq);

@@ -11,7 +11,10 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::control::{ControlClient, ControlEvent};
-use super::link::{CtlCmd, LinkConfig, LinkEvent, LinkShared, LinkState, drain, failure_event, forward, id_for_port};
+use super::link::{
+    CtlCmd, LinkConfig, LinkEvent, LinkShared, LinkState, drain, failure_event, forward,
+    id_for_port,
+};
 use super::link_ports::{AudioCmd, CivCmd, PortReport};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::{WakeReceiver, Waker};
@@ -140,7 +143,13 @@ impl Supervisor {
         let mut out = Vec::new();
         loop {
             let deadline = self.deadline();
-            let ready = match poll(&[Interest::read(self.sock.as_raw_fd()), Interest::read(self.wake.fd())], deadline) {
+            let ready = match poll(
+                &[
+                    Interest::read(self.sock.as_raw_fd()),
+                    Interest::read(self.wake.fd()),
+                ],
+                deadline,
+            ) {
                 Ok(r) => r,
                 Err(e) => {
                     log::error!("lan-control: poll failed: {e}");
@@ -204,7 +213,11 @@ impl Supervisor {
     }
 
     fn last_heard(&self, now: Instant) -> Instant {
-        let ctrl = self.session.as_ref().and_then(|s| s.last_rx()).unwrap_or(now);
+        let ctrl = self
+            .session
+            .as_ref()
+            .and_then(|s| s.last_rx())
+            .unwrap_or(now);
         ctrl.max(self.shared.civ_last_rx())
     }
 
@@ -212,7 +225,10 @@ impl Supervisor {
     fn command(&mut self, cmd: CtlCmd, now: Instant, out: &mut Vec<Vec<u8>>) -> bool {
         match cmd {
             CtlCmd::Connect => {
-                if matches!(self.phase, Phase::Idle | Phase::Failed | Phase::Backoff { .. }) {
+                if matches!(
+                    self.phase,
+                    Phase::Idle | Phase::Failed | Phase::Backoff { .. }
+                ) {
                     self.attempt = 0;
                     self.start_attempt(now, out);
                 }
@@ -279,13 +295,20 @@ impl Supervisor {
     fn backoff(&mut self, now: Instant) {
         self.attempt += 1;
         let factor = 1u32 << (self.attempt - 1).min(16);
-        let delay = self.cfg.backoff_min.saturating_mul(factor).min(self.cfg.backoff_max);
+        let delay = self
+            .cfg
+            .backoff_min
+            .saturating_mul(factor)
+            .min(self.cfg.backoff_max);
         self.phase = Phase::Backoff { until: now + delay };
         self.set_state(LinkState::Reconnecting {
             attempt: self.attempt,
             retry_in: delay,
         });
-        log::info!("radio link: next attempt in {delay:?} (attempt {})", self.attempt);
+        log::info!(
+            "radio link: next attempt in {delay:?} (attempt {})",
+            self.attempt
+        );
     }
 
     fn lost(&mut self, why: &str, now: Instant, out: &mut Vec<Vec<u8>>) {
@@ -326,9 +349,15 @@ impl Supervisor {
     fn timers(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
         match self.phase {
             Phase::Backoff { until } if now >= until => self.start_attempt(now, out),
-            Phase::Up if now.saturating_duration_since(self.last_heard(now)) >= self.cfg.link_timeout => {
+            Phase::Up
+                if now.saturating_duration_since(self.last_heard(now)) >= self.cfg.link_timeout =>
+            {
                 let secs = self.cfg.link_timeout.as_secs_f32();
-                self.lost(&format!("no answer from the radio for {secs:.1} s"), now, out);
+                self.lost(
+                    &format!("no answer from the radio for {secs:.1} s"),
+                    now,
+                    out,
+                );
                 return;
             }
             _ => {}
@@ -362,7 +391,10 @@ impl Supervisor {
                     log::info!("logged in to the radio (connection type {connection_type:?})");
                 }
                 ControlEvent::InUseBy(who) => log::warn!("the radio is in use by {who}"),
-                ControlEvent::Ready { civ_port, audio_port } => {
+                ControlEvent::Ready {
+                    civ_port,
+                    audio_port,
+                } => {
                     self.radio_ports = (civ_port, audio_port);
                     self.phase = Phase::Up;
                     self.shared.civ_last_rx_ms.store(
@@ -390,7 +422,9 @@ impl Supervisor {
                     self.streams_retry_at = Some(now + self.cfg.streams_retry);
                     self.phase = Phase::Connecting;
                 }
-                ControlEvent::TokenRejected => log::warn!("the radio rejected the token renewal; stream request sent again"),
+                ControlEvent::TokenRejected => {
+                    log::warn!("the radio rejected the token renewal; stream request sent again")
+                }
                 ControlEvent::Failed(f) => {
                     self.emit(failure_event(&f));
                     log::warn!("radio connection failed: {}", f.message());
@@ -403,7 +437,9 @@ impl Supervisor {
                     }
                     return;
                 }
-                ControlEvent::Discovered | ControlEvent::TokenRenewed | ControlEvent::RadioInfo { .. } => {}
+                ControlEvent::Discovered
+                | ControlEvent::TokenRenewed
+                | ControlEvent::RadioInfo { .. } => {}
             }
         }
     }

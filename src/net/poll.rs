@@ -45,7 +45,8 @@ pub fn poll(interests: &[Interest], deadline: Option<Instant>) -> io::Result<Vec
         .iter()
         .map(|i| libc::pollfd {
             fd: i.fd,
-            events: (if i.read { libc::POLLIN } else { 0 }) | (if i.write { libc::POLLOUT } else { 0 }),
+            events: (if i.read { libc::POLLIN } else { 0 })
+                | (if i.write { libc::POLLOUT } else { 0 }),
             revents: 0,
         })
         .collect();

@@ -29,7 +29,11 @@ impl Executor {
     /// when the receiver is selected, else by selecting it for the duration.
     fn routed(&mut self, receiver: u8, req: CivRequest) -> Result<Frame, CommandError> {
         let profile = self.profile();
-        let sub = if has_sub(req.frame.cmd) { req.frame.data.first().copied() } else { None };
+        let sub = if has_sub(req.frame.cmd) {
+            req.frame.data.first().copied()
+        } else {
+            None
+        };
         if profile.uses_cmd29(req.frame.cmd, sub) {
             return self.transact_retry(&req.for_receiver(receiver), true);
         }
@@ -38,9 +42,15 @@ impl Executor {
             return self.transact_retry(&req, true);
         }
         let (there, back) = if receiver == 1 {
-            (profile.vfo.select_sub.clone(), profile.vfo.select_main.clone())
+            (
+                profile.vfo.select_sub.clone(),
+                profile.vfo.select_main.clone(),
+            )
         } else {
-            (profile.vfo.select_main.clone(), profile.vfo.select_sub.clone())
+            (
+                profile.vfo.select_main.clone(),
+                profile.vfo.select_sub.clone(),
+            )
         };
         self.set(0x07, &there, true)?;
         let r = self.transact_retry(&req, true);
@@ -64,10 +74,15 @@ impl Executor {
                 let mut data = vec![sel];
                 data.extend(bcd_freq(*hz)?);
                 self.set(0x25, &data, true)?;
-                self.store.modify(|c| super::apply::set_freq(&mut c.radio, *target, *hz));
+                self.store
+                    .modify(|c| super::apply::set_freq(&mut c.radio, *target, *hz));
                 Ok(json!({"vfo": target.label(), "freq": hz}))
             }
-            Command::SetMode { target, mode, filter } => {
+            Command::SetMode {
+                target,
+                mode,
+                filter,
+            } => {
                 let (_, _, cur_filter, data_mode) = self.current(*target)?;
                 let filter = filter.unwrap_or(cur_filter);
                 self.set_mode(*target, mode, data_mode, filter)?;
@@ -110,7 +125,11 @@ impl Executor {
                 Ok(json!({"receiver": receiver, "level": level}))
             }
             Command::VfoSwap | Command::VfoEqualize => {
-                let bytes = if *cmd == Command::VfoSwap { profile.vfo.swap.clone() } else { profile.vfo.equalize.clone() };
+                let bytes = if *cmd == Command::VfoSwap {
+                    profile.vfo.swap.clone()
+                } else {
+                    profile.vfo.equalize.clone()
+                };
                 self.set(0x07, &bytes, cmd.is_idempotent())?;
                 self.read_vfos()?;
                 Ok(json!({}))
@@ -127,7 +146,10 @@ impl Executor {
             }
             Command::ScopeOutput(on) => {
                 if profile.scope.source != crate::profile::ScopeSourceKind::Hardware {
-                    return Err(CommandError::new(ErrorCode::NotSupported, format!("the {} has no hardware scope", profile.model())));
+                    return Err(CommandError::new(
+                        ErrorCode::NotSupported,
+                        format!("the {} has no hardware scope", profile.model()),
+                    ));
                 }
                 if *on {
                     self.set(0x27, &[0x10, 0x01], true)?;
@@ -148,25 +170,46 @@ impl Executor {
     fn current(&self, target: Target) -> Result<(u64, String, u8, u8), CommandError> {
         self.store
             .read(|c| vfo_of(&c.radio, target))
-            .ok_or_else(|| CommandError::new(ErrorCode::NotSupported, format!("this radio has no {}", target.label())))
+            .ok_or_else(|| {
+                CommandError::new(
+                    ErrorCode::NotSupported,
+                    format!("this radio has no {}", target.label()),
+                )
+            })
     }
 
-    fn set_mode(&mut self, target: Target, mode: &str, data_mode: u8, filter: u8) -> Result<(), CommandError> {
+    fn set_mode(
+        &mut self,
+        target: Target,
+        mode: &str,
+        data_mode: u8,
+        filter: u8,
+    ) -> Result<(), CommandError> {
         let profile = self.profile();
-        let code = profile
-            .mode_code(mode)
-            .ok_or_else(|| CommandError::param("mode", format!("{mode:?} is not a mode of the {}", profile.model())))?;
+        let code = profile.mode_code(mode).ok_or_else(|| {
+            CommandError::param(
+                "mode",
+                format!("{mode:?} is not a mode of the {}", profile.model()),
+            )
+        })?;
         let sel = self.store.read(|c| sel_for_target(&c.radio, target));
         let data = civ::bcd_byte(data_mode).map_err(internal)?;
         let fil = civ::bcd_byte(filter).map_err(internal)?;
         self.set(0x26, &[sel, code, data, fil], true)?;
-        self.store.modify(|c| super::apply::set_mode(&mut c.radio, target, mode, Some(data_mode), Some(filter)));
+        self.store.modify(|c| {
+            super::apply::set_mode(&mut c.radio, target, mode, Some(data_mode), Some(filter))
+        });
         Ok(())
     }
 
     /// Reads frequency and mode of every receiver / VFO.
     pub(super) fn read_vfos(&mut self) -> Result<(), CommandError> {
-        let targets = if self.profile().vfo.scheme == VfoScheme::MainSub && self.profile().is_dual() { 2 } else { 1 };
+        let targets = if self.profile().vfo.scheme == VfoScheme::MainSub && self.profile().is_dual()
+        {
+            2
+        } else {
+            1
+        };
         let ab = self.profile().vfo.scheme == VfoScheme::Ab;
         for sel in 0..u8::max(targets, if ab { 2 } else { 1 }) {
             for cmd in [0x25, 0x26] {
@@ -185,7 +228,11 @@ impl Executor {
     /// and leave the radio where it is.
     fn set_band(&mut self, code: u8) -> Result<Value, CommandError> {
         let profile = self.profile();
-        let target = if profile.vfo.scheme == VfoScheme::Ab { Target::Vfo(0) } else { Target::Receiver(0) };
+        let target = if profile.vfo.scheme == VfoScheme::Ab {
+            Target::Vfo(0)
+        } else {
+            Target::Receiver(0)
+        };
         let recalled = match self.read(0x1A, &[0x01, code, 0x01]) {
             Ok(f) => parse_bsr(&f, code).filter(|(hz, _, _)| profile.in_range(*hz)),
             Err(e) if matches!(e.code, ErrorCode::RadioRejected | ErrorCode::RadioTimeout) => {
@@ -196,9 +243,14 @@ impl Executor {
         };
         if let Some((hz, mode_code, filter)) = recalled {
             self.perform(&Command::SetFreq { target, hz })?;
-            if let Some(mode) = civ::mode_name(mode_code).filter(|m| profile.mode_code(m).is_some()) {
+            if let Some(mode) = civ::mode_name(mode_code).filter(|m| profile.mode_code(m).is_some())
+            {
                 let filter = (1..=3).contains(&filter).then_some(filter);
-                self.perform(&Command::SetMode { target, mode: mode.to_string(), filter })?;
+                self.perform(&Command::SetMode {
+                    target,
+                    mode: mode.to_string(),
+                    filter,
+                })?;
             }
             return Ok(json!({"band": code, "source": "bsr", "freq": hz, "retuned": true}));
         }
@@ -207,7 +259,9 @@ impl Executor {
                 let hz = band.default_hz;
                 let name = band.name.clone();
                 self.perform(&Command::SetFreq { target, hz })?;
-                Ok(json!({"band": code, "name": name, "source": "default", "freq": hz, "retuned": true}))
+                Ok(
+                    json!({"band": code, "name": name, "source": "default", "freq": hz, "retuned": true}),
+                )
             }
             None => Ok(json!({"band": code, "source": "none", "retuned": false})),
         }
@@ -217,12 +271,18 @@ impl Executor {
         let profile = self.profile();
         let mut out = serde_json::Map::new();
         for &k in kinds {
-            let Some((sub, rx)) = k.civ_read() else { continue };
+            let Some((sub, rx)) = k.civ_read() else {
+                continue;
+            };
             if !profile.has_meter(k.name()) {
                 continue;
             }
             let req = CivRequest::read(self.addr(), 0x15, &[sub]);
-            let f = if rx == 0 { self.transact_retry(&req, false) } else { self.routed(rx, req) };
+            let f = if rx == 0 {
+                self.transact_retry(&req, false)
+            } else {
+                self.routed(rx, req)
+            };
             match f {
                 Ok(f) => {
                     let payload = match f.unwrap_receiver() {
@@ -241,8 +301,15 @@ impl Executor {
     }
 }
 
-fn receiver_mut(s: &mut super::state::RadioState, r: u8) -> Option<&mut super::state::ReceiverState> {
-    if r == 0 { Some(&mut s.main) } else { s.sub.as_mut() }
+fn receiver_mut(
+    s: &mut super::state::RadioState,
+    r: u8,
+) -> Option<&mut super::state::ReceiverState> {
+    if r == 0 {
+        Some(&mut s.main)
+    } else {
+        s.sub.as_mut()
+    }
 }
 
 fn bcd_freq(hz: u64) -> Result<[u8; 5], CommandError> {

@@ -14,7 +14,11 @@ pub fn ulaw_decode(b: u8) -> i16 {
     let exponent = (u >> 4) & 0x07;
     let mantissa = i32::from(u & 0x0F);
     let magnitude = (((mantissa << 3) + 0x84) << exponent) - 0x84;
-    if sign != 0 { -magnitude as i16 } else { magnitude as i16 }
+    if sign != 0 {
+        -magnitude as i16
+    } else {
+        magnitude as i16
+    }
 }
 
 /// Encodes one sample as G.711 µ-law.
@@ -45,12 +49,18 @@ pub fn ulaw_encode(sample: i16) -> u8 {
 pub fn decode(codec_byte: u8, payload: &[u8], out: &mut Vec<i16>) -> Option<u8> {
     let channels = codec::channels(codec_byte)?;
     match codec_byte {
-        codec::ULAW_MONO | codec::ULAW_STEREO => out.extend(payload.iter().map(|&b| ulaw_decode(b))),
+        codec::ULAW_MONO | codec::ULAW_STEREO => {
+            out.extend(payload.iter().map(|&b| ulaw_decode(b)))
+        }
         codec::PCM8_MONO | codec::PCM8_STEREO => {
             out.extend(payload.iter().map(|&b| (i16::from(b) - 128) << 8));
         }
         codec::PCM16_MONO | codec::PCM16_STEREO => {
-            out.extend(payload.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])));
+            out.extend(
+                payload
+                    .chunks_exact(2)
+                    .map(|c| i16::from_le_bytes([c[0], c[1]])),
+            );
         }
         _ => return None,
     }
@@ -61,7 +71,9 @@ pub fn decode(codec_byte: u8, payload: &[u8], out: &mut Vec<i16>) -> Option<u8> 
 /// Returns false for a codec this server does not encode.
 pub fn encode(codec_byte: u8, samples: &[i16], out: &mut Vec<u8>) -> bool {
     match codec_byte {
-        codec::ULAW_MONO | codec::ULAW_STEREO => out.extend(samples.iter().map(|&s| ulaw_encode(s))),
+        codec::ULAW_MONO | codec::ULAW_STEREO => {
+            out.extend(samples.iter().map(|&s| ulaw_encode(s)))
+        }
         codec::PCM8_MONO | codec::PCM8_STEREO => {
             out.extend(samples.iter().map(|&s| ((s >> 8) + 128) as u8));
         }
@@ -140,7 +152,14 @@ mod tests {
     #[test]
     fn decode_each_codec() {
         let mut out = Vec::new();
-        assert_eq!(decode(codec::PCM16_STEREO, &[0x01, 0x00, 0xFF, 0xFF, 0x7F], &mut out), Some(2));
+        assert_eq!(
+            decode(
+                codec::PCM16_STEREO,
+                &[0x01, 0x00, 0xFF, 0xFF, 0x7F],
+                &mut out
+            ),
+            Some(2)
+        );
         assert_eq!(out, vec![1, -1], "trailing half sample ignored");
         out.clear();
         assert_eq!(decode(codec::PCM8_MONO, &[0, 128, 255], &mut out), Some(1));

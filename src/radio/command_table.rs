@@ -44,10 +44,17 @@ pub struct CommandSpec {
 }
 
 const fn p(name: &'static str, kind: ParamKind, required: bool) -> ParamSpec {
-    ParamSpec { name, kind, required }
+    ParamSpec {
+        name,
+        kind,
+        required,
+    }
 }
 
-const TARGET: [ParamSpec; 2] = [p("vfo", ParamKind::Str, false), p("receiver", ParamKind::Int, false)];
+const TARGET: [ParamSpec; 2] = [
+    p("vfo", ParamKind::Str, false),
+    p("receiver", ParamKind::Int, false),
+];
 
 /// Every command clients may send.
 pub static COMMANDS: &[CommandSpec] = &[
@@ -59,7 +66,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "set_mode",
-        params: &[TARGET[0], TARGET[1], p("mode", ParamKind::Str, true), p("filter", ParamKind::Str, false)],
+        params: &[
+            TARGET[0],
+            TARGET[1],
+            p("mode", ParamKind::Str, true),
+            p("filter", ParamKind::Str, false),
+        ],
         feature: None,
         build: build_set_mode,
     },
@@ -119,12 +131,19 @@ pub fn spec(name: &str) -> Option<&'static CommandSpec> {
 }
 
 /// Parses and validates command `name` with `params` (absent / null means `{}`).
-pub fn parse(name: &str, params: Option<&Value>, profile: &Profile) -> Result<Command, CommandError> {
+pub fn parse(
+    name: &str,
+    params: Option<&Value>,
+    profile: &Profile,
+) -> Result<Command, CommandError> {
     let Some(spec) = spec(name) else {
         let names: Vec<_> = COMMANDS.iter().map(|c| c.name).collect();
         return Err(CommandError::new(
             ErrorCode::UnknownCommand,
-            format!("unknown command {name:?}; known commands: {}", names.join(", ")),
+            format!(
+                "unknown command {name:?}; known commands: {}",
+                names.join(", ")
+            ),
         ));
     };
     if let Some(f) = spec.feature
@@ -132,7 +151,10 @@ pub fn parse(name: &str, params: Option<&Value>, profile: &Profile) -> Result<Co
     {
         return Err(CommandError::new(
             ErrorCode::NotSupported,
-            format!("{name} is not supported by the {} (it has no {f:?} capability)", profile.model()),
+            format!(
+                "{name} is not supported by the {} (it has no {f:?} capability)",
+                profile.model()
+            ),
         ));
     }
     let empty = Map::new();
@@ -144,14 +166,24 @@ pub fn parse(name: &str, params: Option<&Value>, profile: &Profile) -> Result<Co
     for key in obj.keys() {
         if !spec.params.iter().any(|p| p.name == key) {
             let allowed: Vec<_> = spec.params.iter().map(|p| p.name).collect();
-            let allowed = if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") };
-            return Err(CommandError::param(key, format!("unknown parameter of {name}; allowed: {allowed}")));
+            let allowed = if allowed.is_empty() {
+                "none".to_string()
+            } else {
+                allowed.join(", ")
+            };
+            return Err(CommandError::param(
+                key,
+                format!("unknown parameter of {name}; allowed: {allowed}"),
+            ));
         }
     }
     for ps in spec.params {
         match obj.get(ps.name) {
             None | Some(Value::Null) if ps.required => {
-                return Err(CommandError::param(ps.name, format!("required ({})", kind_name(ps.kind))));
+                return Err(CommandError::param(
+                    ps.name,
+                    format!("required ({})", kind_name(ps.kind)),
+                ));
             }
             None | Some(Value::Null) => {}
             Some(v) => {
@@ -161,7 +193,10 @@ pub fn parse(name: &str, params: Option<&Value>, profile: &Profile) -> Result<Co
                     ParamKind::Bool => v.is_boolean(),
                 };
                 if !ok {
-                    return Err(CommandError::param(ps.name, format!("must be {}, got {v}", kind_name(ps.kind))));
+                    return Err(CommandError::param(
+                        ps.name,
+                        format!("must be {}, got {v}", kind_name(ps.kind)),
+                    ));
                 }
             }
         }
@@ -184,14 +219,21 @@ impl Args<'_> {
     /// An integer parameter (type already checked).
     pub fn int(&self, name: &str) -> Option<i128> {
         let v = self.0.get(name)?;
-        v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from))
+        v.as_i64()
+            .map(i128::from)
+            .or_else(|| v.as_u64().map(i128::from))
     }
 
     /// A required integer within `lo..=hi`.
     pub fn int_in(&self, name: &str, lo: i128, hi: i128) -> Result<i128, CommandError> {
-        let v = self.int(name).ok_or_else(|| CommandError::param(name, "required (an integer)"))?;
+        let v = self
+            .int(name)
+            .ok_or_else(|| CommandError::param(name, "required (an integer)"))?;
         if v < lo || v > hi {
-            return Err(CommandError::param(name, format!("{v} is out of range; allowed {lo}..{hi}")));
+            return Err(CommandError::param(
+                name,
+                format!("{v} is out of range; allowed {lo}..{hi}"),
+            ));
         }
         Ok(v)
     }
@@ -212,7 +254,12 @@ fn target(a: &Args, profile: &Profile) -> Result<Target, CommandError> {
     let dual = profile.is_dual();
     let (vfo, receiver) = (a.str("vfo"), a.int("receiver"));
     let index = match (vfo, receiver) {
-        (Some(_), Some(_)) => return Err(CommandError::param("vfo", "give either vfo or receiver, not both")),
+        (Some(_), Some(_)) => {
+            return Err(CommandError::param(
+                "vfo",
+                "give either vfo or receiver, not both",
+            ));
+        }
         (Some(v), None) => match v.to_ascii_uppercase().as_str() {
             "A" | "MAIN" => 0,
             "B" | "SUB" => 1,
@@ -222,13 +269,23 @@ fn target(a: &Args, profile: &Profile) -> Result<Target, CommandError> {
                     VfoScheme::MainSub if dual => "MAIN, SUB (or A, B)",
                     VfoScheme::MainSub => "MAIN (or A)",
                 };
-                return Err(CommandError::param("vfo", format!("{v:?} is not a VFO; allowed: {allowed}")));
+                return Err(CommandError::param(
+                    "vfo",
+                    format!("{v:?} is not a VFO; allowed: {allowed}"),
+                ));
             }
         },
         (None, Some(r)) => {
-            let max = if profile.vfo.scheme == VfoScheme::MainSub && dual { 1 } else { 0 };
+            let max = if profile.vfo.scheme == VfoScheme::MainSub && dual {
+                1
+            } else {
+                0
+            };
             if !(0..=max).contains(&r) {
-                return Err(CommandError::param("receiver", format!("{r} is out of range; allowed 0..{max}")));
+                return Err(CommandError::param(
+                    "receiver",
+                    format!("{r} is out of range; allowed 0..{max}"),
+                ));
             }
             r as u8
         }
@@ -259,18 +316,35 @@ fn build_set_freq(a: &Args, profile: &Profile) -> Result<Command, CommandError> 
     if hz < 0 || hz > civ::MAX_FREQ_HZ as i128 || !profile.in_range(hz as u64) {
         return Err(CommandError::param(
             "freq",
-            format!("{hz} Hz is outside the {}'s ranges; allowed {} Hz", profile.model(), ranges(profile)),
+            format!(
+                "{hz} Hz is outside the {}'s ranges; allowed {} Hz",
+                profile.model(),
+                ranges(profile)
+            ),
         ));
     }
-    Ok(Command::SetFreq { target, hz: hz as u64 })
+    Ok(Command::SetFreq {
+        target,
+        hz: hz as u64,
+    })
 }
 
 fn filter_param(a: &Args, profile: &Profile) -> Result<Option<u8>, CommandError> {
-    let Some(f) = a.str("filter") else { return Ok(None) };
+    let Some(f) = a.str("filter") else {
+        return Ok(None);
+    };
     profile
         .filter_number(&f.to_ascii_uppercase())
         .map(Some)
-        .ok_or_else(|| CommandError::param("filter", format!("{f:?} is not a filter; allowed: {}", profile.filters.list.join(", "))))
+        .ok_or_else(|| {
+            CommandError::param(
+                "filter",
+                format!(
+                    "{f:?} is not a filter; allowed: {}",
+                    profile.filters.list.join(", ")
+                ),
+            )
+        })
 }
 
 fn build_set_mode(a: &Args, profile: &Profile) -> Result<Command, CommandError> {
@@ -279,7 +353,11 @@ fn build_set_mode(a: &Args, profile: &Profile) -> Result<Command, CommandError> 
     if profile.mode_code(&mode).is_none() {
         return Err(CommandError::param(
             "mode",
-            format!("{mode:?} is not a mode of the {}; allowed: {}", profile.model(), profile.modes.list.join(", ")),
+            format!(
+                "{mode:?} is not a mode of the {}; allowed: {}",
+                profile.model(),
+                profile.modes.list.join(", ")
+            ),
         ));
     }
     Ok(Command::SetMode {
@@ -291,7 +369,8 @@ fn build_set_mode(a: &Args, profile: &Profile) -> Result<Command, CommandError> 
 
 fn build_set_filter(a: &Args, profile: &Profile) -> Result<Command, CommandError> {
     let target = target(a, profile)?;
-    let filter = filter_param(a, profile)?.ok_or_else(|| CommandError::param("filter", "required (a string)"))?;
+    let filter = filter_param(a, profile)?
+        .ok_or_else(|| CommandError::param("filter", "required (a string)"))?;
     Ok(Command::SetFilter { target, filter })
 }
 
@@ -300,18 +379,34 @@ fn one_of(name: &str, v: i128, allowed: &[u8], unit: &str) -> Result<u8, Command
         return Ok(v as u8);
     }
     let list: Vec<String> = allowed.iter().map(|x| x.to_string()).collect();
-    Err(CommandError::param(name, format!("{v}{unit} is not allowed; allowed: {}{unit}", list.join(", "))))
+    Err(CommandError::param(
+        name,
+        format!(
+            "{v}{unit} is not allowed; allowed: {}{unit}",
+            list.join(", ")
+        ),
+    ))
 }
 
 fn build_set_att(a: &Args, profile: &Profile) -> Result<Command, CommandError> {
     let receiver = target(a, profile)?.receiver();
-    let db = one_of("db", a.int("db").unwrap_or(-1), &profile.attenuator.values, " dB")?;
+    let db = one_of(
+        "db",
+        a.int("db").unwrap_or(-1),
+        &profile.attenuator.values,
+        " dB",
+    )?;
     Ok(Command::SetAtt { receiver, db })
 }
 
 fn build_set_preamp(a: &Args, profile: &Profile) -> Result<Command, CommandError> {
     let receiver = target(a, profile)?.receiver();
-    let level = one_of("level", a.int("level").unwrap_or(-1), &profile.preamp.values, "")?;
+    let level = one_of(
+        "level",
+        a.int("level").unwrap_or(-1),
+        &profile.preamp.values,
+        "",
+    )?;
     Ok(Command::SetPreamp { receiver, level })
 }
 
@@ -319,10 +414,18 @@ fn build_set_band(a: &Args, profile: &Profile) -> Result<Command, CommandError> 
     let band = a.int("band").unwrap_or(-1);
     let valid = (0..=0x99).contains(&band) && civ::from_bcd_byte(band as u8).is_ok();
     if !valid {
-        let codes: Vec<String> = profile.bands().filter_map(|b| b.bsr_code).map(|c| c.to_string()).collect();
+        let codes: Vec<String> = profile
+            .bands()
+            .filter_map(|b| b.bsr_code)
+            .map(|c| c.to_string())
+            .collect();
         return Err(CommandError::param(
             "band",
-            format!("{band} is not a band stack register code (a BCD byte); the {} has: {}", profile.model(), codes.join(", ")),
+            format!(
+                "{band} is not a band stack register code (a BCD byte); the {} has: {}",
+                profile.model(),
+                codes.join(", ")
+            ),
         ));
     }
     Ok(Command::SetBand(band as u8))
@@ -342,28 +445,78 @@ mod tests {
     #[test]
     fn valid_commands() {
         assert_eq!(
-            parse_on("ic7610", "set_freq", json!({"vfo": "SUB", "freq": 7_074_000})).unwrap(),
-            Command::SetFreq { target: Target::Receiver(1), hz: 7_074_000 }
+            parse_on(
+                "ic7610",
+                "set_freq",
+                json!({"vfo": "SUB", "freq": 7_074_000})
+            )
+            .unwrap(),
+            Command::SetFreq {
+                target: Target::Receiver(1),
+                hz: 7_074_000
+            }
         );
         assert_eq!(
-            parse_on("ic705", "set_freq", json!({"vfo": "b", "freq": 145_500_000})).unwrap(),
-            Command::SetFreq { target: Target::Vfo(1), hz: 145_500_000 }
+            parse_on(
+                "ic705",
+                "set_freq",
+                json!({"vfo": "b", "freq": 145_500_000})
+            )
+            .unwrap(),
+            Command::SetFreq {
+                target: Target::Vfo(1),
+                hz: 145_500_000
+            }
         );
         assert_eq!(
-            parse_on("ic7610", "set_mode", json!({"mode": "cw-r", "filter": "FIL2"})).unwrap(),
-            Command::SetMode { target: Target::Receiver(0), mode: "CW-R".into(), filter: Some(2) }
+            parse_on(
+                "ic7610",
+                "set_mode",
+                json!({"mode": "cw-r", "filter": "FIL2"})
+            )
+            .unwrap(),
+            Command::SetMode {
+                target: Target::Receiver(0),
+                mode: "CW-R".into(),
+                filter: Some(2)
+            }
         );
-        assert_eq!(parse_on("ic7610", "set_att", json!({"db": 45})).unwrap(), Command::SetAtt { receiver: 0, db: 45 });
-        assert_eq!(parse_on("ic7610", "set_band", json!({"band": 16})).unwrap(), Command::SetBand(0x10));
-        assert_eq!(parse_on("ic7610", "vfo_swap", json!({})).unwrap(), Command::VfoSwap);
-        assert_eq!(parse("ptt", None, &ProfileRegistry::embedded().get("ic7610").unwrap()).unwrap_err().code, ErrorCode::InvalidParam);
+        assert_eq!(
+            parse_on("ic7610", "set_att", json!({"db": 45})).unwrap(),
+            Command::SetAtt {
+                receiver: 0,
+                db: 45
+            }
+        );
+        assert_eq!(
+            parse_on("ic7610", "set_band", json!({"band": 16})).unwrap(),
+            Command::SetBand(0x10)
+        );
+        assert_eq!(
+            parse_on("ic7610", "vfo_swap", json!({})).unwrap(),
+            Command::VfoSwap
+        );
+        assert_eq!(
+            parse(
+                "ptt",
+                None,
+                &ProfileRegistry::embedded().get("ic7610").unwrap()
+            )
+            .unwrap_err()
+            .code,
+            ErrorCode::InvalidParam
+        );
     }
 
     #[test]
     fn errors_name_the_field_and_the_allowed_values() {
         let e = parse_on("ic7610", "set_freq", json!({"freq": 99})).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidParam);
-        assert!(e.message.starts_with("freq:") && e.message.contains("30000-60000000"), "{}", e.message);
+        assert!(
+            e.message.starts_with("freq:") && e.message.contains("30000-60000000"),
+            "{}",
+            e.message
+        );
         let e = parse_on("ic705", "set_mode", json!({"mode": "PSK"})).unwrap_err();
         assert!(e.message.contains("allowed: USB"), "{}", e.message);
         let e = parse_on("ic7610", "set_att", json!({"db": 4})).unwrap_err();
@@ -379,8 +532,17 @@ mod tests {
         let e = parse_on("ic7610", "set_freq", json!({"freq": 1e300})).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidParam);
         let e = parse_on("ic7610", "set_freq", json!({"freq": 14_000_000, "frq": 1})).unwrap_err();
-        assert!(e.message.starts_with("frq:") && e.message.contains("allowed: vfo, receiver, freq"), "{}", e.message);
-        let e = parse_on("ic705", "set_freq", json!({"vfo": "SUB2", "freq": 14_000_000})).unwrap_err();
+        assert!(
+            e.message.starts_with("frq:") && e.message.contains("allowed: vfo, receiver, freq"),
+            "{}",
+            e.message
+        );
+        let e = parse_on(
+            "ic705",
+            "set_freq",
+            json!({"vfo": "SUB2", "freq": 14_000_000}),
+        )
+        .unwrap_err();
         assert!(e.message.contains("allowed: A, B"), "{}", e.message);
         let e = parse_on("ic7610", "set_band", json!({"band": 0x1A})).unwrap_err();
         assert!(e.message.contains("BCD"), "{}", e.message);
@@ -388,7 +550,12 @@ mod tests {
         assert_eq!(e.code, ErrorCode::UnknownCommand);
         let e = parse_on("ic7610", "set_freq", json!([1])).unwrap_err();
         assert!(e.message.starts_with("params:"));
-        let e = parse_on("ic7610", "set_freq", json!({"freq": 18_446_744_073_709_551_615u64})).unwrap_err();
+        let e = parse_on(
+            "ic7610",
+            "set_freq",
+            json!({"freq": 18_446_744_073_709_551_615u64}),
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidParam);
     }
 }

@@ -161,7 +161,9 @@ impl Executor {
     /// Runs until stopped, then releases PTT if it is keyed.
     pub fn run(&mut self) {
         loop {
-            let timeout = self.next_timer().map(|t| t.saturating_duration_since(Instant::now()));
+            let timeout = self
+                .next_timer()
+                .map(|t| t.saturating_duration_since(Instant::now()));
             let timeout = timeout.unwrap_or(Duration::from_secs(3600));
             select! {
                 recv(self.stop) -> _ => break,
@@ -206,7 +208,10 @@ impl Executor {
         if let Some(since) = self.ptt_since
             && now >= since + self.cfg.tx_timeout
         {
-            log::warn!("transmit timeout ({:?}): releasing PTT", self.cfg.tx_timeout);
+            log::warn!(
+                "transmit timeout ({:?}): releasing PTT",
+                self.cfg.tx_timeout
+            );
             self.ptt_since = None;
             let ok = self.perform(&Command::Ptt(false)).is_ok();
             self.store.notify(StateEvent {
@@ -222,7 +227,9 @@ impl Executor {
 
     /// Runs one job and replies.
     fn run_job(&mut self, job: Job) {
-        let r = self.check_ready(&job.cmd).and_then(|_| self.perform(&job.cmd));
+        let r = self
+            .check_ready(&job.cmd)
+            .and_then(|_| self.perform(&job.cmd));
         self.track_ptt();
         (job.reply)(r);
     }
@@ -235,7 +242,10 @@ impl Executor {
                 format!("the radio is not connected (link {status}); the command was not sent"),
             ));
         }
-        if cmd.needs_power() && !matches!(cmd, Command::Refresh) && !self.store.read(|c| c.radio.power_on) {
+        if cmd.needs_power()
+            && !matches!(cmd, Command::Refresh)
+            && !self.store.read(|c| c.radio.power_on)
+        {
             return Err(CommandError::new(
                 ErrorCode::RadioUnavailable,
                 "the radio is switched off; switch it on first (POST /api/v1/radio/power {\"state\":\"on\"})",
@@ -254,9 +264,17 @@ impl Executor {
     }
 
     /// Sends `req` and waits for its answer; retries once on timeout when `retry`.
-    pub(super) fn transact_retry(&mut self, req: &CivRequest, retry: bool) -> Result<Frame, CommandError> {
+    pub(super) fn transact_retry(
+        &mut self,
+        req: &CivRequest,
+        retry: bool,
+    ) -> Result<Frame, CommandError> {
         match self.transact(req) {
-            Err(e) if e.code == ErrorCode::RadioTimeout && retry && self.link_state == LinkState::Ready => {
+            Err(e)
+                if e.code == ErrorCode::RadioTimeout
+                    && retry
+                    && self.link_state == LinkState::Ready =>
+            {
                 self.stats.lock().retries += 1;
                 log::debug!("CI-V {:02X}: no answer, retrying once", req.frame.cmd);
                 self.transact(req)
@@ -316,7 +334,11 @@ impl Executor {
         self.stats.lock().timeouts += 1;
         Err(CommandError::new(
             ErrorCode::RadioTimeout,
-            format!("the radio did not answer CI-V {} within {:?}", hex(&req.frame), self.cfg.timeout),
+            format!(
+                "the radio did not answer CI-V {} within {:?}",
+                hex(&req.frame),
+                self.cfg.timeout
+            ),
         ))
     }
 
@@ -397,9 +419,13 @@ impl Executor {
         }
         match self.registry.find(name, civ_addr) {
             Some(p) if p.id() != current.id() => {
-                log::info!("the radio reports itself as {name}: using profile {}", p.id());
+                log::info!(
+                    "the radio reports itself as {name}: using profile {}",
+                    p.id()
+                );
                 *self.profile.write() = p.clone();
-                self.store.modify(|c| c.detail.model = p.model().to_string());
+                self.store
+                    .modify(|c| c.detail.model = p.model().to_string());
             }
             Some(_) => {}
             None => log::warn!(
@@ -411,13 +437,16 @@ impl Executor {
 
     /// Recomputes the connection flags and status from what is known.
     pub(super) fn update_connection(&mut self) {
-        let (state, recovering, fetched) = (self.link_state.clone(), self.civ_recovering, self.fetched);
+        let (state, recovering, fetched) =
+            (self.link_state.clone(), self.civ_recovering, self.fetched);
         let timeouts = self.probe_timeouts;
         self.store.modify(|c| {
             let power_on = c.radio.power_on;
-            c.connection.control_connected = matches!(state, LinkState::Connected | LinkState::Ready);
+            c.connection.control_connected =
+                matches!(state, LinkState::Connected | LinkState::Ready);
             c.connection.rig_connected = state == LinkState::Ready;
-            c.connection.radio_ready = state == LinkState::Ready && !recovering && power_on && fetched;
+            c.connection.radio_ready =
+                state == LinkState::Ready && !recovering && power_on && fetched;
             let status = match &state {
                 LinkState::Ready if !power_on => "powered_off",
                 LinkState::Ready if recovering && timeouts >= 3 => "not_responding",
@@ -428,7 +457,9 @@ impl Executor {
             if c.connection.radio_ready {
                 c.detail.message = None;
             } else if status == "not_responding" {
-                c.detail.message = Some("the radio does not answer CI-V: it is probably switched off or busy".into());
+                c.detail.message = Some(
+                    "the radio does not answer CI-V: it is probably switched off or busy".into(),
+                );
             }
             if !c.connection.rig_connected {
                 c.radio.ptt = false;
@@ -465,7 +496,8 @@ impl Executor {
             self.fetch();
         }
         if !on {
-            self.next_probe.get_or_insert(Instant::now() + self.cfg.probe_interval);
+            self.next_probe
+                .get_or_insert(Instant::now() + self.cfg.probe_interval);
         } else if !self.civ_recovering {
             self.next_probe = None;
         }
@@ -482,7 +514,9 @@ impl Executor {
                     let _ = self.perform(&Command::ScopeOutput(true));
                 }
                 if self.store.read(|c| c.radio.ptt) {
-                    log::warn!("the radio is transmitting after (re)connecting and nobody owns PTT: releasing it");
+                    log::warn!(
+                        "the radio is transmitting after (re)connecting and nobody owns PTT: releasing it"
+                    );
                     let _ = self.perform(&Command::Ptt(false));
                 }
             }

@@ -20,7 +20,11 @@ impl Executor {
         if dual {
             plan.push((None, CivRequest::read(a, 0x07, &[0xD2])));
         }
-        let selectors = if dual || p.vfo.scheme == VfoScheme::Ab { 2 } else { 1 };
+        let selectors = if dual || p.vfo.scheme == VfoScheme::Ab {
+            2
+        } else {
+            1
+        };
         for sel in 0..selectors {
             plan.push((None, CivRequest::read(a, 0x25, &[sel])));
             plan.push((None, CivRequest::read(a, 0x26, &[sel])));
@@ -51,7 +55,10 @@ impl Executor {
             plan.push((None, CivRequest::read(a, 0x27, &[0x15, 0x00])));
         }
         if !p.radio.transceive_menu.is_empty() {
-            plan.push((None, CivRequest::read(a, 0x1A, &p.radio.transceive_menu[1..])));
+            plan.push((
+                None,
+                CivRequest::read(a, 0x1A, &p.radio.transceive_menu[1..]),
+            ));
         }
         plan
     }
@@ -63,7 +70,11 @@ impl Executor {
         let mut replies: Vec<Frame> = Vec::with_capacity(plan.len());
         let mut timeouts = 0;
         for (rx, req) in plan {
-            let sub = if crate::wire::civ::has_sub(req.frame.cmd) { req.frame.data.first().copied() } else { None };
+            let sub = if crate::wire::civ::has_sub(req.frame.cmd) {
+                req.frame.data.first().copied()
+            } else {
+                None
+            };
             let req = match rx {
                 Some(r) if profile.uses_cmd29(req.frame.cmd, sub) => req.for_receiver(r),
                 Some(r) if r > 0 => continue, // no command 29: SUB values follow its selection later

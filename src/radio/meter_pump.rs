@@ -71,7 +71,13 @@ impl MeterPump {
     /// Asks for `kinds` at `fps` on behalf of consumer `id` (replaces its earlier ask).
     pub fn demand(&self, id: u64, kinds: impl IntoIterator<Item = MeterKind>, fps: u32) {
         let kinds: BTreeSet<_> = kinds.into_iter().collect();
-        self.demands.lock().insert(id, Demand { kinds, fps: fps.clamp(1, MAX_FPS) });
+        self.demands.lock().insert(
+            id,
+            Demand {
+                kinds,
+                fps: fps.clamp(1, MAX_FPS),
+            },
+        );
         let _ = self.changed.send(());
     }
 
@@ -84,7 +90,8 @@ impl MeterPump {
 
     /// Stops the thread and waits for it.
     pub fn stop(&self) {
-        self.stopped.store(true, std::sync::atomic::Ordering::Release);
+        self.stopped
+            .store(true, std::sync::atomic::Ordering::Release);
         let _ = self.changed.send(());
         if let Some(t) = self.thread.lock().take() {
             let _ = t.join();
@@ -117,12 +124,16 @@ impl MeterPump {
             };
             let Some(radio) = weak.upgrade() else { return };
             let started = Instant::now();
-            let (ptt, ready) = radio.store().read(|c| (c.radio.ptt, c.connection.radio_ready));
+            let (ptt, ready) = radio
+                .store()
+                .read(|c| (c.radio.ptt, c.connection.radio_ready));
             let profile = radio.profile();
             let round: Vec<MeterKind> = kinds
                 .iter()
                 .copied()
-                .filter(|k| profile.has_meter(k.name()) && (k.is_tx() == ptt || *k == MeterKind::Vd))
+                .filter(|k| {
+                    profile.has_meter(k.name()) && (k.is_tx() == ptt || *k == MeterKind::Vd)
+                })
                 .collect();
             if ready && !round.is_empty() {
                 let (tx, rx) = crossbeam_channel::bounded(1);
@@ -136,17 +147,25 @@ impl MeterPump {
                         .as_object()
                         .map(|o| {
                             o.iter()
-                                .filter_map(|(k, v)| Some((MeterKind::from_name(k)?, v.as_u64()? as u16)))
+                                .filter_map(|(k, v)| {
+                                    Some((MeterKind::from_name(k)?, v.as_u64()? as u16))
+                                })
                                 .collect()
                         })
                         .unwrap_or_default();
-                    self.fanout.publish(MeterReading { sequence: seq, values, tx: ptt });
+                    self.fanout.publish(MeterReading {
+                        sequence: seq,
+                        values,
+                        tx: ptt,
+                    });
                     seq = seq.wrapping_add(1);
                 }
             }
             drop(radio);
             let period = Duration::from_secs(1) / fps;
-            let wait = period.saturating_sub(started.elapsed()).max(Duration::from_millis(if ready { 0 } else { 500 }));
+            let wait = period
+                .saturating_sub(started.elapsed())
+                .max(Duration::from_millis(if ready { 0 } else { 500 }));
             match changed.recv_timeout(wait) {
                 Ok(()) | Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return,

@@ -90,13 +90,29 @@ mod tests {
     fn reads_match_by_command_and_prefix() {
         let r = CivRequest::read(0x98, 0x25, &[0x01]);
         assert_eq!(r.matches(&reply(0x25, &[0x01, 0, 0, 5, 7, 0])), Match::Ok);
-        assert_eq!(r.matches(&reply(0x25, &[0x00, 0, 0, 5, 7, 0])), Match::No, "other selector");
-        assert_eq!(r.matches(&reply(0xFB, &[])), Match::No, "an ACK is not a read reply");
+        assert_eq!(
+            r.matches(&reply(0x25, &[0x00, 0, 0, 5, 7, 0])),
+            Match::No,
+            "other selector"
+        );
+        assert_eq!(
+            r.matches(&reply(0xFB, &[])),
+            Match::No,
+            "an ACK is not a read reply"
+        );
         assert_eq!(r.matches(&reply(0xFA, &[])), Match::Nak);
         let w = CivRequest::read(0x98, 0x11, &[]).for_receiver(1);
         assert_eq!(w.matches(&reply(0x29, &[0x01, 0x11, 0x06])), Match::Ok);
-        assert_eq!(w.matches(&reply(0x29, &[0x00, 0x11, 0x06])), Match::No, "receiver must match");
-        assert_eq!(w.matches(&reply(0x11, &[0x06])), Match::No, "plain reply to a wrapped read");
+        assert_eq!(
+            w.matches(&reply(0x29, &[0x00, 0x11, 0x06])),
+            Match::No,
+            "receiver must match"
+        );
+        assert_eq!(
+            w.matches(&reply(0x11, &[0x06])),
+            Match::No,
+            "plain reply to a wrapped read"
+        );
         let p = CivRequest::read(0x98, 0x18, &[]);
         assert_eq!(p.matches(&reply(0x18, &[0x01])), Match::Ok);
     }

@@ -76,7 +76,10 @@ impl ScopeAssembler {
             return Err(WireError::BadValue("not a scope wave frame"));
         }
         if d.len() < 4 {
-            return Err(WireError::Truncated { needed: 4, got: d.len() });
+            return Err(WireError::Truncated {
+                needed: 4,
+                got: d.len(),
+            });
         }
         let rx = d[1];
         if rx > 1 {
@@ -89,13 +92,19 @@ impl ScopeAssembler {
             return Err(WireError::BadValue("scope seq / seqmax"));
         }
         let body = &d[4..];
-        if self.parts[slot].as_ref().is_some_and(|p| now.saturating_duration_since(p.started) > self.max_age) {
+        if self.parts[slot]
+            .as_ref()
+            .is_some_and(|p| now.saturating_duration_since(p.started) > self.max_age)
+        {
             self.parts[slot] = None;
         }
         if seq == 1 {
             self.parts[slot] = None;
             if body.len() < 12 {
-                return Err(WireError::Truncated { needed: 16, got: d.len() });
+                return Err(WireError::Truncated {
+                    needed: 16,
+                    got: d.len(),
+                });
             }
             let mode = body[0];
             if mode > 3 {
@@ -198,14 +207,21 @@ mod tests {
         // the full CI-V frame of a 689-pixel LAN sweep is 22 + 689 bytes
         assert_eq!(f.emit().len(), 711);
         let s = a.push(&f, Instant::now()).unwrap().unwrap();
-        assert_eq!((s.start_hz, s.end_hz, s.pixels.len()), (14_049_000, 14_099_000, 689));
+        assert_eq!(
+            (s.start_hz, s.end_hz, s.pixels.len()),
+            (14_049_000, 14_099_000, 689)
+        );
     }
 
     #[test]
     fn usb_multi_frame_fixed_mode() {
         let mut a = ScopeAssembler::default();
         let t = Instant::now();
-        assert!(a.push(&frame(header(1, 0x01, 0x11, 1, 7_000_000, 7_300_000, 0)), t).unwrap().is_none());
+        assert!(
+            a.push(&frame(header(1, 0x01, 0x11, 1, 7_000_000, 7_300_000, 0)), t)
+                .unwrap()
+                .is_none()
+        );
         for seq in 2..11u8 {
             let mut d = vec![0x00, 1, crate::wire::civ::bcd_byte(seq).unwrap(), 0x11];
             d.extend(vec![seq; 50]);
@@ -215,13 +231,19 @@ mod tests {
         d.extend(vec![99u8; 25]);
         let s = a.push(&frame(d), t).unwrap().unwrap();
         assert_eq!(s.pixels.len(), 475);
-        assert_eq!((s.receiver, s.mode, s.start_hz, s.end_hz), (1, 1, 7_000_000, 7_300_000));
+        assert_eq!(
+            (s.receiver, s.mode, s.start_hz, s.end_hz),
+            (1, 1, 7_000_000, 7_300_000)
+        );
     }
 
     #[test]
     fn out_of_range_has_no_pixels() {
         let mut a = ScopeAssembler::default();
-        let s = a.push(&frame(header(0, 1, 1, 0, 1, 1, 1)), Instant::now()).unwrap().unwrap();
+        let s = a
+            .push(&frame(header(0, 1, 1, 0, 1, 1, 1)), Instant::now())
+            .unwrap()
+            .unwrap();
         assert!(s.out_of_range && s.pixels.is_empty());
     }
 
@@ -229,11 +251,24 @@ mod tests {
     fn bad_frames_are_errors_not_panics() {
         let mut a = ScopeAssembler::default();
         let t = Instant::now();
-        assert!(a.push(&frame(vec![0x00, 0, 0x02, 0x11, 1, 2, 3]), t).is_err(), "no header");
-        assert!(a.push(&frame(vec![0x00, 0, 0x1A, 0x11]), t).is_err(), "bcd nibble");
+        assert!(
+            a.push(&frame(vec![0x00, 0, 0x02, 0x11, 1, 2, 3]), t)
+                .is_err(),
+            "no header"
+        );
+        assert!(
+            a.push(&frame(vec![0x00, 0, 0x1A, 0x11]), t).is_err(),
+            "bcd nibble"
+        );
         assert!(a.push(&frame(vec![0x00, 2, 1, 1]), t).is_err(), "receiver");
-        assert!(a.push(&frame(vec![0x00, 0, 1, 1, 0]), t).is_err(), "truncated header");
-        assert!(a.push(&frame(header(0, 1, 1, 9, 1, 1, 0)), t).is_err(), "mode");
+        assert!(
+            a.push(&frame(vec![0x00, 0, 1, 1, 0]), t).is_err(),
+            "truncated header"
+        );
+        assert!(
+            a.push(&frame(header(0, 1, 1, 9, 1, 1, 0)), t).is_err(),
+            "mode"
+        );
         assert_eq!(a.errors(), 5);
     }
 
@@ -241,7 +276,8 @@ mod tests {
     fn stale_partials_are_dropped() {
         let mut a = ScopeAssembler::default();
         let t = Instant::now();
-        a.push(&frame(header(0, 1, 0x11, 0, 14_000_000, 5_000, 0)), t).unwrap();
+        a.push(&frame(header(0, 1, 0x11, 0, 14_000_000, 5_000, 0)), t)
+            .unwrap();
         let mut d = vec![0x00, 0, 0x02, 0x11];
         d.extend([1u8; 50]);
         assert!(a.push(&frame(d), t + Duration::from_secs(6)).is_err());
@@ -249,7 +285,10 @@ mod tests {
 
     #[test]
     fn web_scale() {
-        assert_eq!(to_web_scale(&[0, 100, 200, 255], 200), vec![0, 80, 160, 160]);
+        assert_eq!(
+            to_web_scale(&[0, 100, 200, 255], 200),
+            vec![0, 80, 160, 160]
+        );
         assert_eq!(to_web_scale(&[0, 160, 170], 160), vec![0, 160, 160]);
     }
 }

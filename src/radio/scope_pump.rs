@@ -49,7 +49,9 @@ pub fn run(
     let mut output_on = false;
     let mut off_at: Option<Instant> = None;
     loop {
-        let timeout = off_at.map(|t| t.saturating_duration_since(Instant::now())).unwrap_or(Duration::from_secs(3600));
+        let timeout = off_at
+            .map(|t| t.saturating_duration_since(Instant::now()))
+            .unwrap_or(Duration::from_secs(3600));
         crossbeam_channel::select! {
             recv(frames) -> f => match f {
                 Ok(f) => {

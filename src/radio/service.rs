@@ -14,10 +14,13 @@ use parking_lot::{Mutex, RwLock};
 use super::audio_pump::{self, PcmBlock};
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
-use super::executor::{CommandResult, Executor, ExecutorConfig, ExecutorInputs, ExecutorStats, Job};
+use super::executor::{
+    CommandResult, Executor, ExecutorConfig, ExecutorInputs, ExecutorStats, Job,
+};
 use super::scope_pump::{self, ScopeOut};
 use super::state::{
-    Connection, RadioDetail, RadioState, ReceiverState, ScopeState, StateContent, StateStore, WsClients,
+    Connection, RadioDetail, RadioState, ReceiverState, ScopeState, StateContent, StateStore,
+    WsClients,
 };
 use crate::hub::Fanout;
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
@@ -56,8 +59,17 @@ pub struct Radio {
 /// The state a profile starts with before the radio has been read.
 pub fn initial_content(p: &Profile) -> StateContent {
     let ab = p.vfo.scheme == VfoScheme::Ab;
-    let first = p.bands().next().map(|b| b.default_hz).unwrap_or(p.freq_ranges[0].start_hz);
-    let mode = p.modes.list.first().cloned().unwrap_or_else(|| "USB".into());
+    let first = p
+        .bands()
+        .next()
+        .map(|b| b.default_hz)
+        .unwrap_or(p.freq_ranges[0].start_hz);
+    let mode = p
+        .modes
+        .list
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "USB".into());
     StateContent {
         radio: RadioState {
             main: ReceiverState::new(first, &mode, ab),
@@ -126,7 +138,12 @@ impl Radio {
         let scope: Arc<Fanout<ScopeOut>> = Fanout::new();
         let scope_counts = scope_pump::count_channel(&scope);
         let scope_thread = {
-            let (p, s, f, j) = (profile.clone(), store.clone(), scope.clone(), jobs_tx.clone());
+            let (p, s, f, j) = (
+                profile.clone(),
+                store.clone(),
+                scope.clone(),
+                jobs_tx.clone(),
+            );
             std::thread::Builder::new()
                 .name("scope-pump".into())
                 .spawn(move || scope_pump::run(scope_rx, p, s, f, j, scope_wanted, scope_counts))?
@@ -197,23 +214,51 @@ impl Radio {
     fn enqueue(&self, lane: &Mutex<Option<Sender<Job>>>, job: Job) -> Result<(), CommandError> {
         let guard = lane.lock();
         let Some(tx) = guard.as_ref() else {
-            return Err(CommandError::new(ErrorCode::RadioUnavailable, "the server is shutting down"));
+            return Err(CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the server is shutting down",
+            ));
         };
         tx.try_send(job).map_err(|e| match e {
-            TrySendError::Full(_) => CommandError::new(ErrorCode::RadioBusy, "the radio's command queue is full; try again"),
-            TrySendError::Disconnected(_) => CommandError::new(ErrorCode::RadioUnavailable, "the server is shutting down"),
+            TrySendError::Full(_) => CommandError::new(
+                ErrorCode::RadioBusy,
+                "the radio's command queue is full; try again",
+            ),
+            TrySendError::Disconnected(_) => {
+                CommandError::new(ErrorCode::RadioUnavailable, "the server is shutting down")
+            }
         })
     }
 
     /// Queues a user command; `reply` is called exactly once with its result (unless the
     /// queue refuses it, in which case the error is returned here).
-    pub fn submit(&self, cmd: Command, reply: impl FnOnce(CommandResult) + Send + 'static) -> Result<(), CommandError> {
-        self.enqueue(&self.jobs, Job { cmd, reply: Box::new(reply) })
+    pub fn submit(
+        &self,
+        cmd: Command,
+        reply: impl FnOnce(CommandResult) + Send + 'static,
+    ) -> Result<(), CommandError> {
+        self.enqueue(
+            &self.jobs,
+            Job {
+                cmd,
+                reply: Box::new(reply),
+            },
+        )
     }
 
     /// Queues a background command (served when no user command waits).
-    pub fn submit_poll(&self, cmd: Command, reply: impl FnOnce(CommandResult) + Send + 'static) -> Result<(), CommandError> {
-        self.enqueue(&self.polls, Job { cmd, reply: Box::new(reply) })
+    pub fn submit_poll(
+        &self,
+        cmd: Command,
+        reply: impl FnOnce(CommandResult) + Send + 'static,
+    ) -> Result<(), CommandError> {
+        self.enqueue(
+            &self.polls,
+            Job {
+                cmd,
+                reply: Box::new(reply),
+            },
+        )
     }
 
     /// Runs a user command and waits for its result.
@@ -223,7 +268,12 @@ impl Radio {
             let _ = tx.send(r);
         })?;
         rx.recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| Err(CommandError::new(ErrorCode::RadioTimeout, "no result from the executor")))
+            .unwrap_or_else(|_| {
+                Err(CommandError::new(
+                    ErrorCode::RadioTimeout,
+                    "no result from the executor",
+                ))
+            })
     }
 
     /// Stops everything: the executor (releasing PTT), then the link (clean logout), then

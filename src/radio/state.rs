@@ -178,9 +178,18 @@ impl StateContent {
         };
         m.insert("revision".into(), json!(revision));
         m.insert("updatedAt".into(), json!(iso8601(updated_at)));
-        m.insert("radioDetail".into(), serde_json::to_value(&self.detail).unwrap_or(Value::Null));
-        m.insert("wsClients".into(), serde_json::to_value(self.ws_clients).unwrap_or(Value::Null));
-        m.insert("connection".into(), serde_json::to_value(self.connection).unwrap_or(Value::Null));
+        m.insert(
+            "radioDetail".into(),
+            serde_json::to_value(&self.detail).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "wsClients".into(),
+            serde_json::to_value(self.ws_clients).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "connection".into(),
+            serde_json::to_value(self.connection).unwrap_or(Value::Null),
+        );
         m
     }
 }
@@ -366,7 +375,10 @@ fn vfo_label(content: &StateContent, receiver: u8) -> &'static str {
 fn derive_events(old: &StateContent, new: &StateContent) -> Vec<StateEvent> {
     let mut ev = Vec::new();
     let (o, n) = (&old.radio, &new.radio);
-    let receivers = [(0u8, Some(&o.main), Some(&n.main)), (1u8, o.sub.as_ref(), n.sub.as_ref())];
+    let receivers = [
+        (0u8, Some(&o.main), Some(&n.main)),
+        (1u8, o.sub.as_ref(), n.sub.as_ref()),
+    ];
     for (r, a, b) in receivers {
         let (Some(a), Some(b)) = (a, b) else { continue };
         let vfo = vfo_label(new, r);
@@ -434,7 +446,11 @@ fn derive_events(old: &StateContent, new: &StateContent) -> Vec<StateEvent> {
         });
     }
     let (os, ns) = (&o.scope, &n.scope);
-    if os.mode != ns.mode || os.start_freq != ns.start_freq || os.end_freq != ns.end_freq || os.receiver != ns.receiver {
+    if os.mode != ns.mode
+        || os.start_freq != ns.start_freq
+        || os.end_freq != ns.end_freq
+        || os.receiver != ns.receiver
+    {
         ev.push(StateEvent {
             name: "scope_meta",
             data: json!({"mode": ns.mode, "start_freq": ns.start_freq, "end_freq": ns.end_freq, "receiver": ns.receiver}),

@@ -78,7 +78,13 @@ impl SimClient {
     pub fn new(ctrl_addr: SocketAddr, radio_id: u32, client_id: u32, now: Instant) -> SimClient {
         SimClient {
             ctrl_addr,
-            ctrl: Stream::new(StreamConfig::radio(100, false, true), radio_id, client_id, 1, now),
+            ctrl: Stream::new(
+                StreamConfig::radio(100, false, true),
+                radio_id,
+                client_id,
+                1,
+                now,
+            ),
             logged_in: false,
             token: 0,
             tok_request: 0,

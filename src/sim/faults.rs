@@ -136,7 +136,14 @@ impl FaultLine {
     }
 
     /// Takes a datagram; what is due right away is appended to `now_out`.
-    pub fn push(&mut self, port: Port, addr: SocketAddr, bytes: Vec<u8>, now: Instant, now_out: &mut Vec<Pending>) {
+    pub fn push(
+        &mut self,
+        port: Port,
+        addr: SocketAddr,
+        bytes: Vec<u8>,
+        now: Instant,
+        now_out: &mut Vec<Pending>,
+    ) {
         if self.silent_until.is_some_and(|t| now < t) {
             self.counters.dropped += 1;
             return;
@@ -217,7 +224,10 @@ impl FaultLine {
     /// When the next delayed datagram is due.
     pub fn next_due(&self) -> Option<Instant> {
         let q = self.queue.peek().map(|Reverse(p)| p.due);
-        let h = self.held.as_ref().map(|h| h.due + Duration::from_millis(50));
+        let h = self
+            .held
+            .as_ref()
+            .map(|h| h.due + Duration::from_millis(50));
         crate::net::poll::earliest(q, h)
     }
 }
@@ -238,7 +248,10 @@ mod tests {
         for i in 0..10u8 {
             l.push(Port::Civ, addr(), vec![i], t, &mut out);
         }
-        assert_eq!(out.iter().map(|p| p.bytes[0]).collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+        assert_eq!(
+            out.iter().map(|p| p.bytes[0]).collect::<Vec<_>>(),
+            (0..10).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -295,6 +308,9 @@ mod tests {
         let mut out = Vec::new();
         l.push(Port::Civ, addr(), vec![1], t, &mut out);
         l.push(Port::Civ, addr(), vec![2], t, &mut out);
-        assert_eq!(out.iter().map(|p| p.bytes[0]).collect::<Vec<_>>(), vec![2, 1]);
+        assert_eq!(
+            out.iter().map(|p| p.bytes[0]).collect::<Vec<_>>(),
+            vec![2, 1]
+        );
     }
 }

@@ -74,6 +74,18 @@ impl SimProtocol {
         &self.rig
     }
 
+    /// The addresses clients use on `port`.
+    pub fn client_addrs(&self, port: Port) -> Vec<SocketAddr> {
+        self.clients
+            .iter()
+            .filter_map(|c| match port {
+                Port::Control => Some(c.ctrl_addr),
+                Port::Civ => c.civ.as_ref().map(|l| l.addr),
+                Port::Audio => c.audio.as_ref().map(|l| l.addr),
+            })
+            .collect()
+    }
+
     /// Time since start, the rig's clock.
     pub(super) fn rig_time(&self, now: Instant) -> Duration {
         now.saturating_duration_since(self.start)
@@ -96,13 +108,24 @@ impl SimProtocol {
     }
 
     /// Handles one datagram that arrived on `port` from `addr`.
-    pub fn receive(&mut self, port: Port, addr: SocketAddr, buf: &[u8], now: Instant, out: &mut Outbox) {
-        let parsed = Header::parse(buf).and_then(|h| Ok((h, Packet::parse(buf, port, Origin::Client)?)));
+    pub fn receive(
+        &mut self,
+        port: Port,
+        addr: SocketAddr,
+        buf: &[u8],
+        now: Instant,
+        out: &mut Outbox,
+    ) {
+        let parsed =
+            Header::parse(buf).and_then(|h| Ok((h, Packet::parse(buf, port, Origin::Client)?)));
         let (header, pkt) = match parsed {
             Ok(v) => v,
             Err(e) => {
                 self.stats.malformed += 1;
-                log::debug!("simulator: malformed {port:?} datagram from {addr} ({} bytes): {e}", buf.len());
+                log::debug!(
+                    "simulator: malformed {port:?} datagram from {addr} ({} bytes): {e}",
+                    buf.len()
+                );
                 return;
             }
         };
@@ -113,7 +136,14 @@ impl SimProtocol {
         }
     }
 
-    fn on_control(&mut self, addr: SocketAddr, header: Header, pkt: Packet, now: Instant, out: &mut Outbox) {
+    fn on_control(
+        &mut self,
+        addr: SocketAddr,
+        header: Header,
+        pkt: Packet,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         if let Packet::AreYouThere(c) = &pkt {
             if c.sent_id == 0 {
                 self.stats.foreign += 1;
@@ -130,7 +160,8 @@ impl SimProtocol {
                     log::debug!("simulator: too many clients, AYT from {addr} ignored");
                     return;
                 }
-                self.clients.push(SimClient::new(addr, self.ids[0], c.sent_id, now));
+                self.clients
+                    .push(SimClient::new(addr, self.ids[0], c.sent_id, now));
             }
             out.push((Port::Control, addr, self.iah(0, c)));
             return;
@@ -145,7 +176,9 @@ impl SimProtocol {
         }
         let mut dgrams = Vec::new();
         let mut deliver = Vec::new();
-        self.clients[i].ctrl.receive(pkt, now, &mut dgrams, &mut deliver);
+        self.clients[i]
+            .ctrl
+            .receive(pkt, now, &mut dgrams, &mut deliver);
         out.extend(dgrams.into_iter().map(|d| (Port::Control, addr, d)));
         for p in deliver {
             if self.on_control_packet(i, p, now, out) {
@@ -160,14 +193,24 @@ impl SimProtocol {
         let addr = self.clients[i].ctrl_addr;
         match pkt {
             Packet::AreYouReady(c) => {
-                out.push((Port::Control, addr, self.echo(0, ptype::ARE_YOU_READY, c.seq, c.sent_id)));
-                self.clients[i].ctrl.set_idle(Some(Duration::from_millis(100)));
+                out.push((
+                    Port::Control,
+                    addr,
+                    self.echo(0, ptype::ARE_YOU_READY, c.seq, c.sent_id),
+                ));
+                self.clients[i]
+                    .ctrl
+                    .set_idle(Some(Duration::from_millis(100)));
             }
             Packet::Login(l) => self.login(i, l, now, out),
             Packet::Token(t) if !t.is_reply() => return self.token(i, t, now, out),
             Packet::StreamRequest(r) => self.stream_request(i, r, now, out),
             Packet::Disconnect(c) => {
-                out.push((Port::Control, addr, self.echo(0, ptype::DATA, c.seq, c.sent_id)));
+                out.push((
+                    Port::Control,
+                    addr,
+                    self.echo(0, ptype::DATA, c.seq, c.sent_id),
+                ));
                 self.stats.clean_logouts += 1;
                 return true;
             }
@@ -180,7 +223,13 @@ impl SimProtocol {
         let ok = credentials::matches(&l.username, &self.cfg.user)
             && credentials::matches(&l.password, &self.cfg.password);
         let token = self.rng.nonzero_u32();
-        let conn_type = self.cfg.profile.radio.lan_server.clone().unwrap_or_else(|| "FTTH".into());
+        let conn_type = self
+            .cfg
+            .profile
+            .radio
+            .lan_server
+            .clone()
+            .unwrap_or_else(|| "FTTH".into());
         let c = &mut self.clients[i];
         if ok {
             self.stats.logins_ok += 1;
@@ -188,11 +237,18 @@ impl SimProtocol {
             c.token = token;
             c.tok_request = l.tok_request;
             c.computer_name = l.computer_name.clone();
-            log::info!("simulator: {} logged in from {}", l.computer_name, c.ctrl_addr);
+            log::info!(
+                "simulator: {} logged in from {}",
+                l.computer_name,
+                c.ctrl_addr
+            );
         } else {
             self.stats.logins_rejected += 1;
             c.logged_in = false;
-            log::info!("simulator: login from {} refused (bad credentials)", c.ctrl_addr);
+            log::info!(
+                "simulator: login from {} refused (bad credentials)",
+                c.ctrl_addr
+            );
         }
         let resp = LoginResponseRepr {
             seq: 0,
@@ -202,7 +258,11 @@ impl SimProtocol {
             tok_request: l.tok_request,
             token: if ok { token } else { 0 },
             auth_start_id: 0,
-            error: if ok { 0 } else { lan::LOGIN_ERROR_BAD_CREDENTIALS },
+            error: if ok {
+                0
+            } else {
+                lan::LOGIN_ERROR_BAD_CREDENTIALS
+            },
             connection_type: conn_type,
         };
         self.send_ctrl(i, now, out, move |seq, ids| {
@@ -248,7 +308,14 @@ impl SimProtocol {
         false
     }
 
-    fn token_reply(&mut self, i: usize, t: &TokenRepr, response: u32, now: Instant, out: &mut Outbox) {
+    fn token_reply(
+        &mut self,
+        i: usize,
+        t: &TokenRepr,
+        response: u32,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         let mut reply = t.clone();
         reply.request_reply = 0x02;
         reply.response = response;
@@ -328,7 +395,11 @@ impl SimProtocol {
             log::debug!("simulator: stream request without a valid login ignored");
             return;
         }
-        let other_holds = self.clients.iter().enumerate().any(|(j, o)| j != i && o.grant.is_some());
+        let other_holds = self
+            .clients
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != i && o.grant.is_some());
         let cooling = self.cooldown_until.is_some_and(|t| now < t);
         let single_rx = self.cfg.profile.radio.receivers == 1;
         let (error, civ_port) = if r.guid != self.guid {
@@ -338,7 +409,9 @@ impl SimProtocol {
             (0, 0)
         } else if other_holds || cooling {
             self.stats.streams_held += 1;
-            log::info!("simulator: session still held (busy or cooling down): answering CI-V port 0");
+            log::info!(
+                "simulator: session still held (busy or cooling down): answering CI-V port 0"
+            );
             (0, 0)
         } else if codec::channels(r.tx_codec) != Some(1)
             || (single_rx && codec::channels(r.rx_codec) == Some(2))
@@ -495,7 +568,11 @@ impl SimProtocol {
         while !self.clients.is_empty() {
             self.remove_client(0, true);
         }
-        self.ids = [self.rng.nonzero_u32(), self.rng.nonzero_u32(), self.rng.nonzero_u32()];
+        self.ids = [
+            self.rng.nonzero_u32(),
+            self.rng.nonzero_u32(),
+            self.rng.nonzero_u32(),
+        ];
         self.cooldown_until = None;
         let _ = now;
     }

@@ -124,6 +124,7 @@ enum SimCommand {
     Silence(Duration),
     Restart,
     KickStreams,
+    Inject(Port, Vec<u8>),
     Snapshot(Sender<RigSnapshot>),
     Shutdown,
 }
@@ -177,6 +178,11 @@ impl SimHandle {
     /// Closes every client's CI-V and audio streams (status `disc = 1`).
     pub fn kick_streams(&self) {
         self.send(SimCommand::KickStreams);
+    }
+
+    /// Sends `bytes` as they are to every client on `port` (hostile-input tests).
+    pub fn inject(&self, port: Port, bytes: Vec<u8>) {
+        self.send(SimCommand::Inject(port, bytes));
     }
 
     /// A copy of the radio's state.
@@ -276,7 +282,13 @@ impl SimLoop {
     ) -> SimLoop {
         let out_line = FaultLine::new(cfg.faults.clone(), cfg.seed ^ 0x5EED_0001);
         let in_line = FaultLine::new(cfg.faults.clone(), cfg.seed ^ 0x5EED_0002);
-        let rig = SimRig::new(cfg.profile.clone(), SimRigConfig { seed: cfg.seed, ..cfg.rig.clone() });
+        let rig = SimRig::new(
+            cfg.profile.clone(),
+            SimRigConfig {
+                seed: cfg.seed,
+                ..cfg.rig.clone()
+            },
+        );
         SimLoop {
             proto: SimProtocol::new(cfg, rig, addrs, Instant::now()),
             socks,
@@ -292,10 +304,14 @@ impl SimLoop {
     fn run(&mut self) {
         let mut buf = vec![0u8; 65536];
         loop {
-            let deadline = [self.proto.next_deadline(), self.out_line.next_due(), self.in_line.next_due()]
-                .into_iter()
-                .flatten()
-                .min();
+            let deadline = [
+                self.proto.next_deadline(),
+                self.out_line.next_due(),
+                self.in_line.next_due(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             let interests = [
                 Interest::read(self.socks[0].as_raw_fd()),
                 Interest::read(self.socks[1].as_raw_fd()),
@@ -319,14 +335,20 @@ impl SimLoop {
                 }
             }
             let mut due = Vec::new();
-            for (i, port) in [Port::Control, Port::Civ, Port::Audio].into_iter().enumerate() {
+            for (i, port) in [Port::Control, Port::Civ, Port::Audio]
+                .into_iter()
+                .enumerate()
+            {
                 if !ready[i].readable {
                     continue;
                 }
                 // bounded batch so that one flooded port cannot starve the others
                 for _ in 0..256 {
                     match self.socks[i].recv_from(&mut buf) {
-                        Ok((n, from)) => self.in_line.push(port, from, buf[..n].to_vec(), now, &mut due),
+                        Ok((n, from)) => {
+                            self.in_line
+                                .push(port, from, buf[..n].to_vec(), now, &mut due)
+                        }
                         Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                         Err(e) => {
                             log::debug!("simulator: recv on {port:?}: {e}");
@@ -338,7 +360,8 @@ impl SimLoop {
             self.in_line.release(now, &mut due);
             let mut out = Vec::new();
             for p in due {
-                self.proto.receive(p.port.into(), p.addr, &p.bytes, now, &mut out);
+                self.proto
+                    .receive(p.port.into(), p.addr, &p.bytes, now, &mut out);
             }
             self.proto.tick(now, &mut out);
             self.transmit(out, now);
@@ -379,6 +402,11 @@ impl SimLoop {
             }
             SimCommand::Restart => self.proto.restart(now),
             SimCommand::KickStreams => self.proto.kick_streams(now, &mut out),
+            SimCommand::Inject(port, bytes) => {
+                for addr in self.proto.client_addrs(port) {
+                    out.push((port, addr, bytes.clone()));
+                }
+            }
             SimCommand::Snapshot(tx) => {
                 let _ = tx.send(self.proto.rig().snapshot());
             }

@@ -29,7 +29,14 @@ impl SimProtocol {
 
     /// "Are you there" on the CI-V or audio port: only from the address of a client whose
     /// streams were granted (the radio associates the ports by IP).
-    fn port_discovery(&mut self, port: Port, addr: SocketAddr, c: &crate::wire::lan::ControlRepr, now: Instant, out: &mut Outbox) {
+    fn port_discovery(
+        &mut self,
+        port: Port,
+        addr: SocketAddr,
+        c: &crate::wire::lan::ControlRepr,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         if c.sent_id == 0 {
             self.stats.foreign += 1;
             return;
@@ -37,9 +44,9 @@ impl SimProtocol {
         let k = if port == Port::Civ { 1 } else { 2 };
         let existing = self.client_by_port(port, addr);
         let owner = existing.or_else(|| {
-            self.clients
-                .iter()
-                .position(|cl| cl.grant.is_some() && cl.ctrl_addr.ip() == addr.ip() && port_free(cl, port))
+            self.clients.iter().position(|cl| {
+                cl.grant.is_some() && cl.ctrl_addr.ip() == addr.ip() && port_free(cl, port)
+            })
         });
         let Some(i) = owner else {
             self.stats.foreign += 1;
@@ -69,7 +76,14 @@ impl SimProtocol {
         out.push((port, addr, self.iah(k, c)));
     }
 
-    pub(super) fn on_civ(&mut self, addr: SocketAddr, header: Header, pkt: Packet, now: Instant, out: &mut Outbox) {
+    pub(super) fn on_civ(
+        &mut self,
+        addr: SocketAddr,
+        header: Header,
+        pkt: Packet,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         if let Packet::AreYouThere(c) = &pkt {
             self.port_discovery(Port::Civ, addr, c, now, out);
             return;
@@ -80,7 +94,9 @@ impl SimProtocol {
         };
         let mut deliver = Vec::new();
         {
-            let Some(link) = self.clients[i].civ.as_mut() else { return };
+            let Some(link) = self.clients[i].civ.as_mut() else {
+                return;
+            };
             if !link.stream.owns(header.sent_id, header.rcvd_id) {
                 self.stats.foreign += 1;
                 return;
@@ -92,11 +108,16 @@ impl SimProtocol {
         for p in deliver {
             match p {
                 Packet::AreYouReady(c) => {
-                    out.push((Port::Civ, addr, self.echo(1, ptype::ARE_YOU_READY, c.seq, c.sent_id)));
+                    out.push((
+                        Port::Civ,
+                        addr,
+                        self.echo(1, ptype::ARE_YOU_READY, c.seq, c.sent_id),
+                    ));
                     let powered = self.rig.powered();
                     if let Some(link) = self.clients[i].civ.as_mut() {
                         link.ready = true;
-                        link.stream.set_idle(powered.then_some(Duration::from_millis(100)));
+                        link.stream
+                            .set_idle(powered.then_some(Duration::from_millis(100)));
                     }
                 }
                 Packet::OpenClose(o) => self.clients[i].civ_open = o.open,
@@ -179,10 +200,14 @@ impl SimProtocol {
             return;
         }
         self.was_powered = powered;
-        log::info!("simulator: radio {}", if powered { "powered on" } else { "in standby" });
+        log::info!(
+            "simulator: radio {}",
+            if powered { "powered on" } else { "in standby" }
+        );
         for c in &mut self.clients {
             if let Some(link) = c.civ.as_mut().filter(|l| l.ready) {
-                link.stream.set_idle(powered.then_some(Duration::from_millis(100)));
+                link.stream
+                    .set_idle(powered.then_some(Duration::from_millis(100)));
             }
             if powered && c.audio.is_some() {
                 c.audio_next = Some(now);
@@ -190,7 +215,14 @@ impl SimProtocol {
         }
     }
 
-    pub(super) fn on_audio(&mut self, addr: SocketAddr, header: Header, pkt: Packet, now: Instant, out: &mut Outbox) {
+    pub(super) fn on_audio(
+        &mut self,
+        addr: SocketAddr,
+        header: Header,
+        pkt: Packet,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         if let Packet::AreYouThere(c) = &pkt {
             self.port_discovery(Port::Audio, addr, c, now, out);
             return;
@@ -201,7 +233,9 @@ impl SimProtocol {
         };
         let mut deliver = Vec::new();
         {
-            let Some(link) = self.clients[i].audio.as_mut() else { return };
+            let Some(link) = self.clients[i].audio.as_mut() else {
+                return;
+            };
             if !link.stream.owns(header.sent_id, header.rcvd_id) {
                 self.stats.foreign += 1;
                 return;
@@ -213,7 +247,11 @@ impl SimProtocol {
         for p in deliver {
             match p {
                 Packet::AreYouReady(c) => {
-                    out.push((Port::Audio, addr, self.echo(2, ptype::ARE_YOU_READY, c.seq, c.sent_id)));
+                    out.push((
+                        Port::Audio,
+                        addr,
+                        self.echo(2, ptype::ARE_YOU_READY, c.seq, c.sent_id),
+                    ));
                     let c = &mut self.clients[i];
                     if let Some(link) = c.audio.as_mut() {
                         link.ready = true;
@@ -269,7 +307,9 @@ impl SimProtocol {
     fn audio_tick(&mut self, i: usize, now: Instant, out: &mut Outbox) {
         let powered = self.rig.powered();
         let c = &mut self.clients[i];
-        let (Some(grant), Some(next)) = (c.grant, c.audio_next) else { return };
+        let (Some(grant), Some(next)) = (c.grant, c.audio_next) else {
+            return;
+        };
         if !grant.rx_enable || c.audio.is_none() {
             return;
         }
@@ -302,8 +342,9 @@ impl SimProtocol {
             for chunk in bytes.chunks(MAX_AUDIO_PAYLOAD) {
                 let send_seq = c.audio_seq;
                 let mut d = Vec::new();
-                link.stream
-                    .send_tracked(now, &mut d, |seq| AudioRepr::new(ids, seq, send_seq, chunk.to_vec()).emit());
+                link.stream.send_tracked(now, &mut d, |seq| {
+                    AudioRepr::new(ids, seq, send_seq, chunk.to_vec()).emit()
+                });
                 c.audio_seq = send_seq.wrapping_add(1);
                 out.extend(d.into_iter().map(|b| (Port::Audio, link.addr, b)));
                 self.stats.audio_packets_out += 1;

@@ -27,7 +27,13 @@ pub fn diff(old: &Map<String, Value>, new: &Map<String, Value>) -> Diff {
     d
 }
 
-fn walk(old: &Map<String, Value>, new: &Map<String, Value>, prefix: &str, changed: &mut Map<String, Value>, removed: &mut Vec<String>) {
+fn walk(
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+    prefix: &str,
+    changed: &mut Map<String, Value>,
+    removed: &mut Vec<String>,
+) {
     for (k, nv) in new {
         match (old.get(k), nv) {
             (Some(Value::Object(oo)), Value::Object(no)) => {
@@ -98,7 +104,10 @@ mod tests {
         let a = obj(json!({"main": {"freqHz": 1, "mode": "USB"}, "ptt": false, "gone": {"x": 1}}));
         let b = obj(json!({"main": {"freqHz": 2, "mode": "USB"}, "ptt": false, "new": [1, 2]}));
         let d = diff(&a, &b);
-        assert_eq!(Value::Object(d.changed.clone()), json!({"main": {"freqHz": 2}, "new": [1, 2]}));
+        assert_eq!(
+            Value::Object(d.changed.clone()),
+            json!({"main": {"freqHz": 2}, "new": [1, 2]})
+        );
         assert_eq!(d.removed, vec!["gone".to_string()]);
         let mut c = a.clone();
         apply(&mut c, &d.changed, &d.removed);

@@ -12,7 +12,9 @@ pub struct Auth {
 
 impl std::fmt::Debug for Auth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Auth").field("enabled", &self.token.is_some()).finish()
+        f.debug_struct("Auth")
+            .field("enabled", &self.token.is_some())
+            .finish()
     }
 }
 
@@ -40,7 +42,8 @@ impl Auth {
                 scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
             })
             .is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
-        let query_ok = query_token.is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
+        let query_ok =
+            query_token.is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
         header_ok | query_ok
     }
 }
@@ -79,8 +82,14 @@ mod tests {
 
     #[test]
     fn redaction() {
-        assert_eq!(redact("/api/v1/ws?token=abc&x=1"), "/api/v1/ws?token=***&x=1");
-        assert_eq!(redact("/api/v1/ws?x=1&TOKEN=abc"), "/api/v1/ws?x=1&TOKEN=***");
+        assert_eq!(
+            redact("/api/v1/ws?token=abc&x=1"),
+            "/api/v1/ws?token=***&x=1"
+        );
+        assert_eq!(
+            redact("/api/v1/ws?x=1&TOKEN=abc"),
+            "/api/v1/ws?x=1&TOKEN=***"
+        );
         assert_eq!(redact("/api/v1/state"), "/api/v1/state");
     }
 }

@@ -65,7 +65,11 @@ mod tests {
         assert_eq!(a.claim(1, false), Claim::Granted);
         assert_eq!(a.claim(2, true), Claim::Busy(1));
         assert_eq!(a.claim(1, true), Claim::Granted, "the owner may key again");
-        assert_eq!(a.claim(2, false), Claim::Granted, "a stale owner (radio not transmitting) loses it");
+        assert_eq!(
+            a.claim(2, false),
+            Claim::Granted,
+            "a stale owner (radio not transmitting) loses it"
+        );
         assert!(!a.release_if_owner(1));
         assert!(a.release_if_owner(2));
         assert_eq!(a.owner(), None);
@@ -78,10 +82,9 @@ pub struct PttWatcher(pub std::sync::Weak<crate::web::context::AppCtx>);
 
 impl crate::radio::state::StateSink for PttWatcher {
     fn on_change(&self, change: &std::sync::Arc<crate::radio::state::StateChange>) {
-        let unkeyed = change
-            .events
-            .iter()
-            .any(|e| e.name == "ptt" && e.data.get("state") == Some(&serde_json::Value::Bool(false)));
+        let unkeyed = change.events.iter().any(|e| {
+            e.name == "ptt" && e.data.get("state") == Some(&serde_json::Value::Bool(false))
+        });
         if unkeyed && let Some(app) = self.0.upgrade() {
             app.ptt.clear();
         }

@@ -57,19 +57,31 @@ pub fn unauthorized() -> Reply {
 
 /// 404 for an unknown route.
 pub fn not_found(method: &str, path: &str) -> Reply {
-    error(404, "not_found", format!("no route {method} {path}; the API is described at /api/v1/info"))
+    error(
+        404,
+        "not_found",
+        format!("no route {method} {path}; the API is described at /api/v1/info"),
+    )
 }
 
 /// 405 with `Allow`.
 pub fn method_not_allowed(method: &str, path: &str, allow: &[&str]) -> Reply {
     let list = allow.join(", ");
-    error(405, "method_not_allowed", format!("{method} is not allowed on {path}; allowed: {list}"))
-        .with_header(header("Allow", &list))
+    error(
+        405,
+        "method_not_allowed",
+        format!("{method} is not allowed on {path}; allowed: {list}"),
+    )
+    .with_header(header("Allow", &list))
 }
 
 /// A 304 with the ETag and no body.
 pub fn not_modified(etag: &str) -> Reply {
-    common(Response::from_data(Vec::new()).with_status_code(StatusCode(304)).with_header(header("ETag", etag)))
+    common(
+        Response::from_data(Vec::new())
+            .with_status_code(StatusCode(304))
+            .with_header(header("ETag", etag)),
+    )
 }
 
 /// Adds an `ETag` header.

@@ -22,7 +22,11 @@ pub fn healthz(app: &AppCtx) -> Reply {
 /// `GET /readyz`: 200 when the radio is ready, else 503.
 pub fn readyz(app: &AppCtx) -> Reply {
     let (ready, status, message) = app.radio.store().read(|c| {
-        (c.connection.radio_ready, c.detail.status.clone(), c.detail.message.clone())
+        (
+            c.connection.radio_ready,
+            c.detail.status.clone(),
+            c.detail.message.clone(),
+        )
     });
     if ready {
         response::json(200, &json!({"status": "ready", "radioReady": true}))
@@ -79,17 +83,26 @@ pub fn state(app: &AppCtx, if_none_match: Option<&str>) -> Reply {
     if if_none_match.is_some_and(|v| etag_matches(v, &etag)) {
         return response::not_modified(&etag);
     }
-    response::with_etag(response::json_text(200, snap.json.as_str().to_string()), &etag)
+    response::with_etag(
+        response::json_text(200, snap.json.as_str().to_string()),
+        &etag,
+    )
 }
 
 /// True if an `If-None-Match` value (a list, weak tags allowed, or `*`) names `etag`.
 pub fn etag_matches(header: &str, etag: &str) -> bool {
-    header.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == etag)
+    header
+        .split(',')
+        .map(str::trim)
+        .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
 }
 
 /// `GET /api/v1/capabilities`.
 pub fn capabilities(app: &AppCtx) -> Reply {
-    response::json(200, &capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec))
+    response::json(
+        200,
+        &capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec),
+    )
 }
 
 /// The capabilities resource of a profile.
@@ -116,7 +129,12 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
             json!({"label": r.label, "start": r.start_hz, "end": r.end_hz, "bands": bands})
         })
         .collect();
-    let widths: Map<String, Value> = p.filters.widths.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let widths: Map<String, Value> = p
+        .filters
+        .widths
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
     json!({
         "model": p.model(),
         "id": p.id(),
@@ -178,15 +196,29 @@ pub fn disconnect(app: &AppCtx) -> Reply {
 /// `POST /api/v1/radio/power` with `{"state": "on" | "off"}`.
 pub fn power(app: &AppCtx, body: &Value) -> Reply {
     let Some(obj) = body.as_object() else {
-        return response::error(400, "invalid_json", "the body must be a JSON object like {\"state\":\"on\"}");
+        return response::error(
+            400,
+            "invalid_json",
+            "the body must be a JSON object like {\"state\":\"on\"}",
+        );
     };
     if let Some(k) = obj.keys().find(|k| *k != "state") {
-        return response::error(400, "invalid_param", format!("{k}: unknown field; allowed: state"));
+        return response::error(
+            400,
+            "invalid_param",
+            format!("{k}: unknown field; allowed: state"),
+        );
     }
     let on = match obj.get("state").and_then(Value::as_str) {
         Some("on") => true,
         Some("off") => false,
-        Some(other) => return response::error(400, "invalid_param", format!("state: {other:?} is not allowed; allowed: \"on\", \"off\"")),
+        Some(other) => {
+            return response::error(
+                400,
+                "invalid_param",
+                format!("state: {other:?} is not allowed; allowed: \"on\", \"off\""),
+            );
+        }
         None => return response::error(400, "invalid_param", "state: required, \"on\" or \"off\""),
     };
     if !on && app.radio.store().read(|c| c.radio.ptt) {
@@ -206,7 +238,11 @@ pub fn root() -> Reply {
 
 /// Routes of the interface that later releases implement.
 pub fn planned(path: &str) -> Reply {
-    response::error(501, "not_implemented", format!("{path} is part of the interface but not in this release yet"))
+    response::error(
+        501,
+        "not_implemented",
+        format!("{path} is part of the interface but not in this release yet"),
+    )
 }
 
 /// Bounded time for radio commands started from HTTP.

@@ -41,7 +41,11 @@ fn set_timeout(fd: i32, opt: libc::c_int, d: Duration) -> io::Result<()> {
             std::mem::size_of::<libc::timeval>() as libc::socklen_t,
         )
     };
-    if rc != 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+    if rc != 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
 }
 
 impl WebServer {
@@ -50,10 +54,19 @@ impl WebServer {
         let listener = TcpListener::bind(listen)?;
         // accepted sockets inherit these (Linux): idle keep-alive connections and
         // half-sent requests release their worker after the timeout
-        set_timeout(listener.as_raw_fd(), libc::SO_RCVTIMEO, app.cfg.http_timeout)?;
-        set_timeout(listener.as_raw_fd(), libc::SO_SNDTIMEO, app.cfg.http_timeout)?;
+        set_timeout(
+            listener.as_raw_fd(),
+            libc::SO_RCVTIMEO,
+            app.cfg.http_timeout,
+        )?;
+        set_timeout(
+            listener.as_raw_fd(),
+            libc::SO_SNDTIMEO,
+            app.cfg.http_timeout,
+        )?;
         let addr = listener.local_addr()?;
-        let server = Arc::new(tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?);
+        let server =
+            Arc::new(tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?);
         let mut workers = Vec::new();
         for i in 0..app.cfg.workers.max(1) {
             let (s, a) = (server.clone(), app.clone());
@@ -64,7 +77,12 @@ impl WebServer {
             );
         }
         log::info!("serving http://{addr}/ (REST and WebSockets on one port)");
-        Ok(WebServer { server, workers, addr, app })
+        Ok(WebServer {
+            server,
+            workers,
+            addr,
+            app,
+        })
     }
 
     /// The bound address.
@@ -157,14 +175,25 @@ fn handle(req: Request, app: &Arc<AppCtx>, port: u16) {
     let path = url.split('?').next().unwrap_or("/").to_string();
     let (reply, req) = route(req, app, port, &method, &url, &path);
     let (Some(reply), Some(req)) = (reply, req) else {
-        log::debug!("{method} {} -> upgraded or answered ({:?})", redact(&url), started.elapsed());
+        log::debug!(
+            "{method} {} -> upgraded or answered ({:?})",
+            redact(&url),
+            started.elapsed()
+        );
         return;
     };
     let status = reply.status_code().0;
     if let Err(e) = req.respond(reply) {
-        log::debug!("{method} {}: writing the response failed: {e}", redact(&url));
+        log::debug!(
+            "{method} {}: writing the response failed: {e}",
+            redact(&url)
+        );
     }
-    log::debug!("{method} {} -> {status} ({:?})", redact(&url), started.elapsed());
+    log::debug!(
+        "{method} {} -> {status} ({:?})",
+        redact(&url),
+        started.elapsed()
+    );
 }
 
 /// Returns the reply to send, or `None` when the request was consumed (upgrade).
@@ -178,9 +207,16 @@ fn route(
 ) -> (Option<Reply>, Option<Request>) {
     let is_api = path.starts_with("/api/");
     if is_api {
-        let ws = matches!(path, "/api/v1/ws" | "/api/v1/scope" | "/api/v1/meters" | "/api/v1/audio");
+        let ws = matches!(
+            path,
+            "/api/v1/ws" | "/api/v1/scope" | "/api/v1/meters" | "/api/v1/audio"
+        );
         let query_token = if ws { query_param(url, "token") } else { None };
-        if !app.cfg.auth.check(header(&req, "Authorization"), query_token) {
+        if !app
+            .cfg
+            .auth
+            .check(header(&req, "Authorization"), query_token)
+        {
             return (Some(response::unauthorized()), Some(req));
         }
     }
@@ -188,7 +224,10 @@ fn route(
         return (Some(response::not_found(method, path)), Some(req));
     };
     if !allowed.contains(&method) {
-        return (Some(response::method_not_allowed(method, path, allowed)), Some(req));
+        return (
+            Some(response::method_not_allowed(method, path, allowed)),
+            Some(req),
+        );
     }
     let reply = match path {
         "/" | "/index.html" => routes::root(),
@@ -228,12 +267,21 @@ fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Rep
     if let Some(len) = req.body_length()
         && len > max
     {
-        return Err(response::error(413, "request_too_large", format!("the body is {len} bytes; the limit is {max}")));
+        return Err(response::error(
+            413,
+            "request_too_large",
+            format!("the body is {len} bytes; the limit is {max}"),
+        ));
     }
-    let has_body = req.body_length().is_some_and(|l| l > 0) || header(req, "Transfer-Encoding").is_some();
+    let has_body =
+        req.body_length().is_some_and(|l| l > 0) || header(req, "Transfer-Encoding").is_some();
     if !has_body {
         return if required {
-            Err(response::error(400, "invalid_json", "a JSON body is required"))
+            Err(response::error(
+                400,
+                "invalid_json",
+                "a JSON body is required",
+            ))
         } else {
             Ok(Value::Null)
         };
@@ -249,12 +297,26 @@ fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Rep
     let mut buf = Vec::new();
     let mut limited = req.as_reader().take(max as u64 + 1);
     if let Err(e) = limited.read_to_end(&mut buf) {
-        return Err(response::error(400, "invalid_json", format!("the body could not be read: {e}")));
+        return Err(response::error(
+            400,
+            "invalid_json",
+            format!("the body could not be read: {e}"),
+        ));
     }
     if buf.len() > max {
-        return Err(response::error(413, "request_too_large", format!("the body is larger than {max} bytes")));
+        return Err(response::error(
+            413,
+            "request_too_large",
+            format!("the body is larger than {max} bytes"),
+        ));
     }
-    serde_json::from_slice(&buf).map_err(|e| response::error(400, "invalid_json", format!("the body is not valid JSON: {e}")))
+    serde_json::from_slice(&buf).map_err(|e| {
+        response::error(
+            400,
+            "invalid_json",
+            format!("the body is not valid JSON: {e}"),
+        )
+    })
 }
 
 /// The method as tiny_http names it (kept for handlers that need it).

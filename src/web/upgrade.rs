@@ -28,10 +28,17 @@ pub struct Upgraded {
 
 /// Upgrades `request` with `response` (a 101 carrying `Sec-WebSocket-Accept`) and returns
 /// an independent handle on its socket. `local_port` is the server's listening port.
-pub fn upgrade<R: io::Read>(request: Request, response: Response<R>, local_port: u16) -> io::Result<Upgraded> {
-    let peer = *request
-        .remote_addr()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::Unsupported, "WebSockets need a TCP peer address"))?;
+pub fn upgrade<R: io::Read>(
+    request: Request,
+    response: Response<R>,
+    local_port: u16,
+) -> io::Result<Upgraded> {
+    let peer = *request.remote_addr().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            "WebSockets need a TCP peer address",
+        )
+    })?;
     let fd = find_socket(peer, local_port)?;
     // SAFETY: `fd` is a live socket descriptor of this process (found above, and held
     // open by `request`); `dup` returns a new descriptor that we own exclusively.
@@ -42,7 +49,9 @@ pub fn upgrade<R: io::Read>(request: Request, response: Response<R>, local_port:
     // SAFETY: `dup` is a fresh descriptor owned by nobody else.
     let stream = unsafe { TcpStream::from_raw_fd(dup) };
     if stream.peer_addr()? != peer {
-        return Err(io::Error::other("the duplicated socket is not the request's connection"));
+        return Err(io::Error::other(
+            "the duplicated socket is not the request's connection",
+        ));
     }
     let keep_alive = request.upgrade("websocket", response);
     Ok(Upgraded { stream, keep_alive })
@@ -54,7 +63,11 @@ fn sockaddr_of(fd: RawFd, peer: bool) -> Option<SocketAddr> {
         let mut storage: libc::sockaddr_storage = std::mem::zeroed();
         let mut len = std::mem::size_of::<libc::sockaddr_storage>() as libc::socklen_t;
         let p = &mut storage as *mut _ as *mut libc::sockaddr;
-        let rc = if peer { libc::getpeername(fd, p, &mut len) } else { libc::getsockname(fd, p, &mut len) };
+        let rc = if peer {
+            libc::getpeername(fd, p, &mut len)
+        } else {
+            libc::getsockname(fd, p, &mut len)
+        };
         if rc != 0 {
             return None;
         }
@@ -83,9 +96,14 @@ fn find_socket(peer: SocketAddr, local_port: u16) -> io::Result<RawFd> {
         Err(_) => (0..4096).collect(),
     };
     for fd in candidates {
-        if sockaddr_of(fd, true) == Some(peer) && sockaddr_of(fd, false).is_some_and(|a| a.port() == local_port) {
+        if sockaddr_of(fd, true) == Some(peer)
+            && sockaddr_of(fd, false).is_some_and(|a| a.port() == local_port)
+        {
             return Ok(fd);
         }
     }
-    Err(io::Error::new(io::ErrorKind::NotFound, format!("no socket for {peer}")))
+    Err(io::Error::new(
+        io::ErrorKind::NotFound,
+        format!("no socket for {peer}"),
+    ))
 }

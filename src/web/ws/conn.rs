@@ -72,7 +72,10 @@ impl ClientHandle {
             Ok(()) => {}
             Err(TrySendError::Full(_)) => {
                 if !self.overflowed.swap(true, Ordering::AcqRel) {
-                    log::warn!("ws client {}: message queue overflowed; closing it", self.id);
+                    log::warn!(
+                        "ws client {}: message queue overflowed; closing it",
+                        self.id
+                    );
                 }
             }
             Err(TrySendError::Disconnected(_)) => return,
@@ -169,11 +172,24 @@ fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
 }
 
 /// Runs the connection until it ends. `keep_alive` is dropped last.
-pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, parts: ClientParts, limits: WsLimits) {
-    let ClientParts { handle, rx, mut wake } = parts;
+pub fn run<K>(
+    stream: TcpStream,
+    keep_alive: K,
+    mut channel: Box<dyn Channel>,
+    parts: ClientParts,
+    limits: WsLimits,
+) {
+    let ClientParts {
+        handle,
+        rx,
+        mut wake,
+    } = parts;
     let mut stream = stream;
     if let Err(e) = stream.set_nonblocking(true) {
-        log::warn!("ws client {}: cannot make the socket non-blocking: {e}", handle.id);
+        log::warn!(
+            "ws client {}: cannot make the socket non-blocking: {e}",
+            handle.id
+        );
         channel.closed();
         return;
     }
@@ -191,7 +207,11 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
     let mut closing_since: Option<Instant> = None;
     let mut channel_timer;
     {
-        let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+        let mut ctx = Ctx {
+            handle: &handle,
+            out: &mut out,
+            close: &mut close,
+        };
         channel.open(&mut ctx);
         channel_timer = channel.tick(Instant::now(), &mut ctx);
     }
@@ -209,10 +229,17 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
                 }
             }
             if handle.overflowed.load(Ordering::Acquire) && close.is_none() {
-                close = Some((1008, "too slow: the message queue overflowed; reconnect and subscribe again".into()));
+                close = Some((
+                    1008,
+                    "too slow: the message queue overflowed; reconnect and subscribe again".into(),
+                ));
             }
             if close.is_none() {
-                let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+                let mut ctx = Ctx {
+                    handle: &handle,
+                    out: &mut out,
+                    close: &mut close,
+                };
                 channel.pull(Instant::now(), 8, &mut ctx);
             }
         }
@@ -228,7 +255,10 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
             && closing_since.is_none()
         {
             log::debug!("ws client {}: closing ({code} {reason})", handle.id);
-            let frame = CloseFrame { code: CloseCode::from(code), reason: Utf8Bytes::from(reason) };
+            let frame = CloseFrame {
+                code: CloseCode::from(code),
+                reason: Utf8Bytes::from(reason),
+            };
             let _ = ws.close(&mut stream, Some(frame));
             closing_since = Some(Instant::now());
         }
@@ -251,7 +281,11 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
             deadline = deadline.min(t + Duration::from_secs(2));
         }
         let interests = [
-            crate::net::poll::Interest { fd: stream.as_raw_fd(), read: true, write: backed_up },
+            crate::net::poll::Interest {
+                fd: stream.as_raw_fd(),
+                read: true,
+                write: backed_up,
+            },
             Interest::read(wake.fd()),
         ];
         let ready = match poll(&interests, Some(deadline.max(now))) {
@@ -269,7 +303,11 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
             loop {
                 match ws.read(&mut stream) {
                     Ok(msg) => {
-                        let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+                        let mut ctx = Ctx {
+                            handle: &handle,
+                            out: &mut out,
+                            close: &mut close,
+                        };
                         match msg {
                             Message::Text(t) => {
                                 if closing_since.is_none() {
@@ -291,7 +329,9 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
                     Err(WsError::Capacity(c)) => {
                         let reason = match c {
                             CapacityError::MessageTooLong { size, max_size } => {
-                                format!("message of {size} bytes is larger than the {max_size}-byte limit")
+                                format!(
+                                    "message of {size} bytes is larger than the {max_size}-byte limit"
+                                )
                             }
                             other => other.to_string(),
                         };
@@ -327,7 +367,11 @@ pub fn run<K>(stream: TcpStream, keep_alive: K, mut channel: Box<dyn Channel>, p
             out.push(Message::Ping(Bytes::from_static(b"ka")));
             next_ping = now + limits.ping_interval;
         }
-        let mut ctx = Ctx { handle: &handle, out: &mut out, close: &mut close };
+        let mut ctx = Ctx {
+            handle: &handle,
+            out: &mut out,
+            close: &mut close,
+        };
         channel_timer = channel.tick(now, &mut ctx);
     }
     channel.closed();

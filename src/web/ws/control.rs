@@ -78,7 +78,10 @@ impl ControlChannel {
     fn reply_error(&self, id: Option<&Value>, e: &CommandError, ctx: &mut Ctx) {
         match id {
             Some(id) => ctx.text(messages::fail(id, e)),
-            None => ctx.text(json!({"type": "error", "error": e.code.as_str(), "message": e.message}).to_string()),
+            None => ctx.text(
+                json!({"type": "error", "error": e.code.as_str(), "message": e.message})
+                    .to_string(),
+            ),
         }
     }
 
@@ -96,17 +99,29 @@ impl ControlChannel {
             Some("subscribe") => self.on_subscribe(msg, id, ctx),
             Some("unsubscribe") => self.on_unsubscribe(msg, id, ctx),
             Some(other) => {
-                let e = CommandError::param("type", format!("unknown message type {other:?}; allowed: cmd, subscribe, unsubscribe"));
+                let e = CommandError::param(
+                    "type",
+                    format!("unknown message type {other:?}; allowed: cmd, subscribe, unsubscribe"),
+                );
                 self.reply_error(id, &e, ctx);
             }
             None => {
-                let e = CommandError::param("type", "required (a string: cmd, subscribe or unsubscribe)");
+                let e = CommandError::param(
+                    "type",
+                    "required (a string: cmd, subscribe or unsubscribe)",
+                );
                 self.reply_error(id, &e, ctx);
             }
         }
     }
 
-    fn submit(&self, cmd: Command, id: Value, ctx: &mut Ctx, on_fail: Option<Box<dyn FnOnce() + Send>>) {
+    fn submit(
+        &self,
+        cmd: Command,
+        id: Value,
+        ctx: &mut Ctx,
+        on_fail: Option<Box<dyn FnOnce() + Send>>,
+    ) {
         let handle = ctx.handle.clone();
         let r = self.app.radio.submit(cmd, move |r| match r {
             Ok(v) => handle.send_text(messages::ok(&id, &v)),
@@ -124,11 +139,19 @@ impl ControlChannel {
 
     fn on_cmd(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
         let Some(id) = id.cloned() else {
-            self.reply_error(None, &CommandError::param("id", "required (a correlation string)"), ctx);
+            self.reply_error(
+                None,
+                &CommandError::param("id", "required (a correlation string)"),
+                ctx,
+            );
             return;
         };
         let Some(name) = msg.get("name").and_then(Value::as_str) else {
-            self.reply_error(Some(&id), &CommandError::param("name", "required (a string)"), ctx);
+            self.reply_error(
+                Some(&id),
+                &CommandError::param("name", "required (a string)"),
+                ctx,
+            );
             return;
         };
         let profile = self.app.radio.profile();
@@ -144,7 +167,10 @@ impl ControlChannel {
                 let transmitting = self.app.radio.store().read(|c| c.radio.ptt);
                 match self.app.ptt.claim(self.id, transmitting) {
                     Claim::Busy(other) => {
-                        let e = CommandError::new(ErrorCode::PttBusy, format!("client {other} is transmitting; wait until it unkeys"));
+                        let e = CommandError::new(
+                            ErrorCode::PttBusy,
+                            format!("client {other} is transmitting; wait until it unkeys"),
+                        );
                         self.reply_error(Some(&id), &e, ctx);
                     }
                     Claim::Granted => {
@@ -156,7 +182,8 @@ impl ControlChannel {
                     }
                 }
             }
-            _ if RateLimiter::applies(name) => match self.limiter.offer(name, &cmd, Instant::now()) {
+            _ if RateLimiter::applies(name) => match self.limiter.offer(name, &cmd, Instant::now())
+            {
                 Verdict::Send => self.submit(cmd, id, ctx, None),
                 Verdict::Throttled => ctx.text(messages::ok(&id, &json!({"throttled": true}))),
             },
@@ -164,19 +191,34 @@ impl ControlChannel {
         }
     }
 
-    fn parse_streams(msg: &Map<String, Value>, default_all: bool) -> Result<Vec<&'static str>, CommandError> {
+    fn parse_streams(
+        msg: &Map<String, Value>,
+        default_all: bool,
+    ) -> Result<Vec<&'static str>, CommandError> {
         match msg.get("streams") {
-            None | Some(Value::Null) => Ok(if default_all { STREAMS.to_vec() } else { vec!["events"] }),
+            None | Some(Value::Null) => Ok(if default_all {
+                STREAMS.to_vec()
+            } else {
+                vec!["events"]
+            }),
             Some(Value::Array(a)) => a
                 .iter()
                 .map(|v| {
-                    let s = v.as_str().ok_or_else(|| CommandError::param("streams", "must be an array of strings"))?;
+                    let s = v.as_str().ok_or_else(|| {
+                        CommandError::param("streams", "must be an array of strings")
+                    })?;
                     stream_name(s).ok_or_else(|| {
-                        CommandError::param("streams", format!("unknown stream {s:?}; allowed: {}", STREAMS.join(", ")))
+                        CommandError::param(
+                            "streams",
+                            format!("unknown stream {s:?}; allowed: {}", STREAMS.join(", ")),
+                        )
                     })
                 })
                 .collect(),
-            Some(_) => Err(CommandError::param("streams", "must be an array of strings")),
+            Some(_) => Err(CommandError::param(
+                "streams",
+                "must be an array of strings",
+            )),
         }
     }
 
@@ -188,7 +230,12 @@ impl ControlChannel {
                 None | Some(Value::Null) => 30,
                 Some(v) => match v.as_u64() {
                     Some(f) if (1..=60).contains(&f) => f as u32,
-                    _ => return Err(CommandError::param("scope_fps", format!("{v} is not allowed; allowed 1..60"))),
+                    _ => {
+                        return Err(CommandError::param(
+                            "scope_fps",
+                            format!("{v} is not allowed; allowed 1..60"),
+                        ));
+                    }
                 },
             };
             let max_rx = if profile.is_dual() { 1 } else { 0 };
@@ -196,10 +243,17 @@ impl ControlChannel {
                 None | Some(Value::Null) => 0,
                 Some(v) => match v.as_u64() {
                     Some(r) if r <= max_rx => r as u8,
-                    _ => return Err(CommandError::param("scope_receiver", format!("{v} is not allowed; allowed 0..{max_rx}"))),
+                    _ => {
+                        return Err(CommandError::param(
+                            "scope_receiver",
+                            format!("{v} is not allowed; allowed 0..{max_rx}"),
+                        ));
+                    }
                 },
             };
-            if streams.contains(&"scope") && profile.scope.source != crate::profile::ScopeSourceKind::Hardware {
+            if streams.contains(&"scope")
+                && profile.scope.source != crate::profile::ScopeSourceKind::Hardware
+            {
                 return Err(CommandError::new(
                     ErrorCode::NotSupported,
                     format!("the {} has no hardware scope to stream", profile.model()),
@@ -239,7 +293,10 @@ impl ControlChannel {
         if let Some((sid, _)) = self.feed.take() {
             self.app.radio.store().unsubscribe(sid);
         }
-        let feed = Arc::new(StateFeed::new(ctx.handle.clone(), self.streams.contains("events")));
+        let feed = Arc::new(StateFeed::new(
+            ctx.handle.clone(),
+            self.streams.contains("events"),
+        ));
         let (sid, _) = self.app.radio.store().subscribe(feed.clone());
         self.feed = Some((sid, feed));
     }
@@ -253,12 +310,15 @@ impl ControlChannel {
             return;
         }
         let profile = self.app.radio.profile();
-        let mut kinds: Vec<MeterKind> = vec![MeterKind::Smeter, MeterKind::SmeterSub, MeterKind::Swr];
+        let mut kinds: Vec<MeterKind> =
+            vec![MeterKind::Smeter, MeterKind::SmeterSub, MeterKind::Swr];
         if frames {
             kinds = MeterKind::ALL.to_vec();
         }
         kinds.retain(|k| profile.has_meter(k.name()));
-        self.app.meters.demand(self.id, kinds, if frames { 10 } else { 5 });
+        self.app
+            .meters
+            .demand(self.id, kinds, if frames { 10 } else { 5 });
         if self.meters.is_none() {
             let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
             let sub = self.app.meters.readings().subscribe(queue.clone());
@@ -290,7 +350,10 @@ impl ControlChannel {
                 self.app.radio.store().unsubscribe(*sid);
                 self.feed = None;
             }
-            Some((_, feed)) => feed.events.store(self.streams.contains("events"), std::sync::atomic::Ordering::Relaxed),
+            Some((_, feed)) => feed.events.store(
+                self.streams.contains("events"),
+                std::sync::atomic::Ordering::Relaxed,
+            ),
             None => {}
         }
         self.sync_meters(ctx);
@@ -301,7 +364,9 @@ impl ControlChannel {
     }
 
     fn pull_meters(&mut self, now: Instant, ctx: &mut Ctx) {
-        let Some(tap) = self.meters.as_mut() else { return };
+        let Some(tap) = self.meters.as_mut() else {
+            return;
+        };
         let events = self.streams.contains("events");
         let frames = self.streams.contains("meters");
         while let Some(r) = tap.queue.pop() {
@@ -323,12 +388,18 @@ impl ControlChannel {
             }
             if events && tap.last_event.is_none_or(|t| now >= t + SMETER_EVENT_GAP) {
                 let mut sent = false;
-                for (i, kind) in [MeterKind::Smeter, MeterKind::SmeterSub].into_iter().enumerate() {
+                for (i, kind) in [MeterKind::Smeter, MeterKind::SmeterSub]
+                    .into_iter()
+                    .enumerate()
+                {
                     if let Some(v) = smeter(kind)
                         && tap.last_smeter[i] != Some(v)
                     {
                         tap.last_smeter[i] = Some(v);
-                        ctx.text(messages::event("smeter", &json!({"value": v, "receiver": i})));
+                        ctx.text(messages::event(
+                            "smeter",
+                            &json!({"value": v, "receiver": i}),
+                        ));
                         sent = true;
                     }
                 }
@@ -350,22 +421,35 @@ impl Channel for ControlChannel {
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(m)) => self.on_message(&m, ctx),
-            Ok(_) => self.reply_error(None, &CommandError::new(ErrorCode::InvalidJson, "a message must be a JSON object"), ctx),
-            Err(e) => self.reply_error(None, &CommandError::new(ErrorCode::InvalidJson, format!("not valid JSON: {e}")), ctx),
+            Ok(_) => self.reply_error(
+                None,
+                &CommandError::new(ErrorCode::InvalidJson, "a message must be a JSON object"),
+                ctx,
+            ),
+            Err(e) => self.reply_error(
+                None,
+                &CommandError::new(ErrorCode::InvalidJson, format!("not valid JSON: {e}")),
+                ctx,
+            ),
         }
     }
 
     fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
         let e = CommandError::new(
             ErrorCode::InvalidJson,
-            format!("binary messages ({} bytes) are not accepted on /api/v1/ws; send JSON text", data.len()),
+            format!(
+                "binary messages ({} bytes) are not accepted on /api/v1/ws; send JSON text",
+                data.len()
+            ),
         );
         self.reply_error(None, &e, ctx);
     }
 
     fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx) {
         self.pull_meters(now, ctx);
-        let Some(tap) = self.scope.as_mut() else { return };
+        let Some(tap) = self.scope.as_mut() else {
+            return;
+        };
         let mut sent = 0;
         while sent < budget {
             let Some(s) = tap.queue.pop() else { break };
@@ -407,7 +491,10 @@ impl Channel for ControlChannel {
         self.meters = None;
         self.app.meters.withdraw(self.id);
         if self.app.ptt.owner() == Some(self.id) && self.app.radio.store().read(|c| c.radio.ptt) {
-            log::warn!("ws client {} left while transmitting: releasing PTT", self.id);
+            log::warn!(
+                "ws client {} left while transmitting: releasing PTT",
+                self.id
+            );
             let app = self.app.clone();
             let r = self.app.radio.submit(Command::Ptt(false), move |r| {
                 if let Err(e) = r {
@@ -419,6 +506,9 @@ impl Channel for ControlChannel {
                 log::error!("releasing PTT after the owner left could not be queued: {e}");
             }
         }
-        self.app.radio.store().modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
+        self.app
+            .radio
+            .store()
+            .modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
     }
 }

@@ -34,14 +34,22 @@ impl StateFeed {
 
 impl StateSink for StateFeed {
     fn on_snapshot(&self, s: &Snapshot) {
-        let (sm, swr) = (self.smeter.load(Ordering::Relaxed), self.swr.load(Ordering::Relaxed));
-        self.handle.send_text(messages::draft_state(&s.content, sm, swr));
+        let (sm, swr) = (
+            self.smeter.load(Ordering::Relaxed),
+            self.swr.load(Ordering::Relaxed),
+        );
+        self.handle
+            .send_text(messages::draft_state(&s.content, sm, swr));
         self.handle.send_text(messages::full(s.revision, &s.json));
     }
 
     fn on_change(&self, change: &Arc<StateChange>) {
         if !change.changed.is_empty() || !change.removed.is_empty() {
-            self.handle.send_text(messages::delta(change.revision, &change.changed, &change.removed));
+            self.handle.send_text(messages::delta(
+                change.revision,
+                &change.changed,
+                &change.removed,
+            ));
         }
         if self.events.load(Ordering::Relaxed) {
             for e in &change.events {

@@ -23,7 +23,9 @@ pub fn hello(profile: &Profile) -> String {
 /// The capability tags of a profile (interface.md §2.1 `tags`).
 pub fn capability_tags(profile: &Profile) -> Vec<String> {
     let mut tags: Vec<String> = profile.radio.features.clone();
-    if profile.scope.source != crate::profile::ScopeSourceKind::None && !tags.iter().any(|t| t == "scope") {
+    if profile.scope.source != crate::profile::ScopeSourceKind::None
+        && !tags.iter().any(|t| t == "scope")
+    {
         tags.push("scope".into());
     }
     tags.sort();
@@ -63,11 +65,17 @@ pub fn draft_state(c: &StateContent, smeter: u16, swr: u16) -> String {
 
 /// `state_update` full form.
 pub fn full(revision: u64, state_json: &str) -> String {
-    format!(r#"{{"type":"state_update","data":{{"type":"full","revision":{revision},"data":{state_json}}}}}"#)
+    format!(
+        r#"{{"type":"state_update","data":{{"type":"full","revision":{revision},"data":{state_json}}}}}"#
+    )
 }
 
 /// `state_update` delta form.
-pub fn delta(revision: u64, changed: &serde_json::Map<String, Value>, removed: &[String]) -> String {
+pub fn delta(
+    revision: u64,
+    changed: &serde_json::Map<String, Value>,
+    removed: &[String],
+) -> String {
     json!({
         "type": "state_update",
         "data": {"type": "delta", "revision": revision, "changed": changed, "removed": removed},

@@ -108,11 +108,19 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
         return None;
     }
     if header(&req, "Sec-WebSocket-Version") != Some("13") {
-        let _ = req.respond(response::error(400, "invalid_param", "Sec-WebSocket-Version: only 13 is supported"));
+        let _ = req.respond(response::error(
+            400,
+            "invalid_param",
+            "Sec-WebSocket-Version: only 13 is supported",
+        ));
         return None;
     }
     let Some(key) = header(&req, "Sec-WebSocket-Key").map(str::to_string) else {
-        let _ = req.respond(response::error(400, "invalid_param", "Sec-WebSocket-Key: required"));
+        let _ = req.respond(response::error(
+            400,
+            "invalid_param",
+            "Sec-WebSocket-Key: required",
+        ));
         return None;
     };
     let channel: Box<dyn Channel> = match route {
@@ -126,13 +134,21 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
     // claim a place under the cap before upgrading
     let n = app.ws.counts[route.index()].fetch_add(1, Ordering::AcqRel);
     let id = app.next_client_id();
-    let slot = Slot { app: app.clone(), route, id };
+    let slot = Slot {
+        app: app.clone(),
+        route,
+        id,
+    };
     if n >= app.cfg.max_clients {
         drop(slot);
         let _ = req.respond(response::error(
             503,
             "too_many_clients",
-            format!("{} clients are connected to the {} channel (the limit); try again later", n, route.name()),
+            format!(
+                "{} clients are connected to the {} channel (the limit); try again later",
+                n,
+                route.name()
+            ),
         ));
         return None;
     }
@@ -140,12 +156,17 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
         Ok(p) => p,
         Err(e) => {
             drop(slot);
-            let _ = req.respond(response::error(500, "internal_error", format!("cannot create the client: {e}")));
+            let _ = req.respond(response::error(
+                500,
+                "internal_error",
+                format!("cannot create the client: {e}"),
+            ));
             return None;
         }
     };
     let accept_key = tungstenite::handshake::derive_accept_key(key.as_bytes());
-    let resp = Response::empty(StatusCode(101)).with_header(response::make_header("Sec-WebSocket-Accept", &accept_key));
+    let resp = Response::empty(StatusCode(101))
+        .with_header(response::make_header("Sec-WebSocket-Accept", &accept_key));
     let peer = req.remote_addr().copied();
     let up = match upgrade::upgrade(req, resp, local_port) {
         Ok(u) => u,
@@ -160,7 +181,10 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
         _ => unreachable!("checked above"),
     };
     let limits = app.cfg.ws.clone();
-    log::info!("ws client {id} connected to the {} channel from {peer:?}", route.name());
+    log::info!(
+        "ws client {id} connected to the {} channel from {peer:?}",
+        route.name()
+    );
     let spawned = std::thread::Builder::new()
         .name(format!("ws-{}-{id}", route.name()))
         .spawn(move || {

@@ -58,7 +58,13 @@ impl RateLimiter {
                 Verdict::Send
             }
             None => {
-                self.slots.insert(name.to_string(), Slot { last_sent: now, pending: None });
+                self.slots.insert(
+                    name.to_string(),
+                    Slot {
+                        last_sent: now,
+                        pending: None,
+                    },
+                );
                 Verdict::Send
             }
         }
@@ -94,7 +100,10 @@ mod tests {
     use crate::radio::command::Target;
 
     fn f(hz: u64) -> Command {
-        Command::SetFreq { target: Target::Receiver(0), hz }
+        Command::SetFreq {
+            target: Target::Receiver(0),
+            hz,
+        }
     }
 
     #[test]
@@ -103,9 +112,16 @@ mod tests {
         let t = Instant::now();
         assert_eq!(r.offer("set_freq", &f(1), t), Verdict::Send);
         for i in 2..=100 {
-            assert_eq!(r.offer("set_freq", &f(i), t + Duration::from_millis(i / 4)), Verdict::Throttled);
+            assert_eq!(
+                r.offer("set_freq", &f(i), t + Duration::from_millis(i / 4)),
+                Verdict::Throttled
+            );
         }
-        assert_eq!(r.offer("set_mode", &f(0), t), Verdict::Send, "names are limited separately");
+        assert_eq!(
+            r.offer("set_mode", &f(0), t),
+            Verdict::Send,
+            "names are limited separately"
+        );
         assert!(r.due(t + Duration::from_millis(49)).is_empty());
         assert_eq!(r.next_due(), Some(t + Duration::from_millis(50)));
         let due = r.due(t + Duration::from_millis(50));
@@ -119,7 +135,13 @@ mod tests {
         let t = Instant::now();
         r.offer("set_freq", &f(1), t);
         r.offer("set_freq", &f(2), t + Duration::from_millis(10));
-        assert_eq!(r.offer("set_freq", &f(3), t + Duration::from_millis(60)), Verdict::Send);
-        assert!(r.due(t + Duration::from_millis(200)).is_empty(), "2 must not be applied after 3");
+        assert_eq!(
+            r.offer("set_freq", &f(3), t + Duration::from_millis(60)),
+            Verdict::Send
+        );
+        assert!(
+            r.due(t + Duration::from_millis(200)).is_empty(),
+            "2 must not be applied after 3"
+        );
     }
 }
