@@ -121,6 +121,10 @@ pub struct SimArgs {
     #[argh(option, default = "0")]
     pub jitter_ms: u64,
 
+    /// probability of answering a CI-V request with NAK (default 0)
+    #[argh(option, default = "0.0")]
+    pub nak: f64,
+
     /// seconds the radio holds a session after a client vanished without logging out (default 30)
     #[argh(option, default = "30")]
     pub cooldown_s: u64,

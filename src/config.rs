@@ -242,6 +242,7 @@ impl SimCliConfig {
                 reorder: probability(a.reorder, "--reorder")?,
                 delay: Duration::from_millis(a.delay_ms),
                 jitter: Duration::from_millis(a.jitter_ms),
+                nak: probability(a.nak, "--nak")?,
             },
             cooldown: Duration::from_secs(a.cooldown_s),
             log_level: log_level(&a.log_level)?,

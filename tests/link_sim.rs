@@ -623,3 +623,22 @@ fn hostile_datagrams_from_the_radio_address_do_not_wedge_the_client() {
     assert!(radio.store().read(|c| c.connection.radio_ready));
     radio.shutdown();
 }
+
+#[test]
+fn injected_naks_surface_as_radio_rejected_and_nothing_else_breaks() {
+    let sim = start_sim("ic7610");
+    let radio = start_radio("ic7610", &sim);
+    wait_ready(&radio, READY);
+    sim.set_faults(FaultConfig {
+        nak: 1.0,
+        ..Default::default()
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    let e = radio.execute(Command::SetPower(77)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::RadioRejected);
+    assert!(e.message.contains("NAK"), "{e}");
+    sim.set_faults(FaultConfig::default());
+    std::thread::sleep(Duration::from_millis(50));
+    radio.execute(Command::SetPower(77)).unwrap();
+    radio.shutdown();
+}

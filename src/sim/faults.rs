@@ -24,12 +24,17 @@ pub struct FaultConfig {
     pub delay: Duration,
     /// Extra random delay, uniform in 0..jitter.
     pub jitter: Duration,
+    /// Probability that the radio answers a CI-V request with NAK instead of its reply.
+    pub nak: f64,
 }
 
 impl FaultConfig {
-    /// True when nothing is injected.
+    /// True when no datagram-level fault is injected.
     pub fn is_clean(&self) -> bool {
-        *self == FaultConfig::default()
+        FaultConfig {
+            nak: 0.0,
+            ..self.clone()
+        } == FaultConfig::default()
     }
 }
 

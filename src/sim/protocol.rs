@@ -40,6 +40,8 @@ pub struct SimProtocol {
     pub(super) gone_resent: u64,
     pub(super) gone_requests: u64,
     pub(super) was_powered: bool,
+    /// Probability of answering a CI-V request with NAK (fault injection).
+    pub(super) nak: f64,
 }
 
 impl SimProtocol {
@@ -66,7 +68,13 @@ impl SimProtocol {
             gone_resent: 0,
             gone_requests: 0,
             was_powered,
+            nak: 0.0,
         }
+    }
+
+    /// Sets the probability of NAK answers (fault injection).
+    pub fn set_nak(&mut self, p: f64) {
+        self.nak = p;
     }
 
     /// The CI-V model.

@@ -393,6 +393,7 @@ impl SimLoop {
         match cmd {
             SimCommand::Panel(a) => self.proto.panel(a, now, &mut out),
             SimCommand::Faults(f) => {
+                self.proto.set_nak(f.nak);
                 self.out_line.set_config(f.clone());
                 self.in_line.set_config(f);
             }

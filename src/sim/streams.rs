@@ -141,7 +141,13 @@ impl SimProtocol {
             match f {
                 Ok(frame) => {
                     self.stats.civ_frames_in += 1;
-                    replies.extend(self.rig.handle(&frame, t));
+                    let answers = self.rig.handle(&frame, t);
+                    if !answers.is_empty() && self.nak > 0.0 && self.rng.chance(self.nak) {
+                        let me = self.rig.civ_addr();
+                        replies.push(Frame::new(frame.from, me, civ::NAK, &[]));
+                    } else {
+                        replies.extend(answers);
+                    }
                 }
                 Err(e) => {
                     self.stats.malformed += 1;

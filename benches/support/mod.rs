@@ -1,0 +1,119 @@
+//! Measuring helpers for the benchmark binaries: percentiles, CPU time and memory of
+//! this process or a child, free ports, a simulator child process.
+
+#![allow(dead_code)]
+
+use std::net::UdpSocket;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Percentile `p` (0..=100) of sorted samples.
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// User + system CPU time of process `pid` ("self" for this one).
+pub fn cpu_time(pid: &str) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // fields after the ")" of the command name: state is field 3; utime 14, stime 15
+    let rest = stat.rsplit_once(')').map(|x| x.1).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0)
+        + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_millis(ticks * 1000 / hz)
+}
+
+/// A `/proc/<pid>/status` value in kB (VmRSS, VmHWM).
+pub fn status_kb(pid: &str, key: &str) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A UDP port that was free a moment ago (with the next two also free).
+pub fn free_udp_port() -> u16 {
+    for _ in 0..100 {
+        let s = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let p = s.local_addr().unwrap().port();
+        drop(s);
+        if p < 65000 && (1..=2).all(|i| UdpSocket::bind(("127.0.0.1", p + i)).is_ok()) {
+            return p;
+        }
+    }
+    panic!("no free UDP ports");
+}
+
+/// The simulated radio as a child process (`rigweb sim`).
+pub struct SimProcess {
+    /// The child.
+    pub child: Child,
+    /// Its control port.
+    pub port: u16,
+}
+
+impl SimProcess {
+    /// Starts `rigweb sim` for `model` with user/password "bench".
+    pub fn start(model: &str, extra: &[&str]) -> SimProcess {
+        let port = free_udp_port();
+        let child = Command::new(env!("CARGO_BIN_EXE_rigweb"))
+            .args([
+                "--log-level",
+                "warn",
+                "sim",
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+                "--model",
+                model,
+            ])
+            .args([
+                "--user",
+                "bench",
+                "--password",
+                "bench",
+                "--log-level",
+                "warn",
+            ])
+            .args(extra)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start rigweb sim");
+        std::thread::sleep(Duration::from_millis(300));
+        SimProcess { child, port }
+    }
+
+    /// The child's pid as a string.
+    pub fn pid(&self) -> String {
+        self.child.id().to_string()
+    }
+}
+
+impl Drop for SimProcess {
+    fn drop(&mut self) {
+        // SAFETY: sending SIGTERM to our own child.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Milliseconds with three decimals.
+pub fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Elapsed wall time of `f`.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let r = f();
+    (r, t.elapsed())
+}
