@@ -47,8 +47,26 @@ impl Running {
     }
 }
 
+/// Knobs that the command line does not expose, for tests and benchmarks.
+#[derive(Debug, Clone, Default)]
+pub struct Tuning {
+    /// Web settings (auth and max clients still come from the configuration).
+    pub web: Option<WebConfig>,
+    /// Link settings applied over the defaults.
+    pub link: Option<fn(&mut LinkConfig)>,
+    /// Executor settings (the transmit timeout still comes from the configuration).
+    pub executor: Option<ExecutorConfig>,
+    /// Simulator settings applied over the defaults.
+    pub sim: Option<fn(&mut SimConfig)>,
+}
+
 /// Starts the whole server (without waiting for a signal).
 pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
+    start_with(cfg, Tuning::default())
+}
+
+/// [`start`] with extra knobs.
+pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn Error>> {
     let (sim, radio_addr, user, password, profile) = match &cfg.radio {
         RadioTarget::Simulated { profile } => {
             let user = "rigweb".to_string();
@@ -57,6 +75,9 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
             sc.listen = SocketAddr::from(([127, 0, 0, 1], 0));
             sc.user = user.clone();
             sc.password = password.clone();
+            if let Some(f) = tuning.sim {
+                f(&mut sc);
+            }
             let sim = sim_server::start(sc)?;
             let addr = sim.addrs().control;
             log::info!(
@@ -95,13 +116,17 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
         sample_rate: profile.audio.sample_rate,
         ..ControlConfig::default()
     };
+    let mut link = LinkConfig::new(radio_addr, control);
+    if let Some(f) = tuning.link {
+        f(&mut link);
+    }
     let radio = Arc::new(Radio::start(RadioConfig {
-        link: LinkConfig::new(radio_addr, control),
+        link,
         profile,
         registry: cfg.registry.clone(),
         executor: ExecutorConfig {
             tx_timeout: cfg.tx_timeout,
-            ..ExecutorConfig::default()
+            ..tuning.executor.unwrap_or_default()
         },
         queue: 256,
     })?);
@@ -109,7 +134,7 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
     let web_cfg = WebConfig {
         auth: Auth::new(cfg.auth_token.clone()),
         max_clients: cfg.max_clients,
-        ..WebConfig::default()
+        ..tuning.web.unwrap_or_default()
     };
     if web_cfg.auth.enabled() {
         log::info!("bearer-token authentication is on for /api/*");

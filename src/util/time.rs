@@ -2,17 +2,17 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Formats `t` as UTC ISO 8601 with milliseconds and an explicit offset,
-/// e.g. `2026-11-22T10:00:00.123+00:00`.
+/// Formats `t` as UTC ISO 8601 with microseconds and an explicit offset,
+/// e.g. `2026-11-22T10:00:00.123456+00:00`.
 pub fn iso8601(t: SystemTime) -> String {
     let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs() as i64;
-    let millis = d.subsec_millis();
+    let micros = d.subsec_micros();
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, dd) = civil_from_days(days);
     format!(
-        "{y:04}-{m:02}-{dd:02}T{:02}:{:02}:{:02}.{millis:03}+00:00",
+        "{y:04}-{m:02}-{dd:02}T{:02}:{:02}:{:02}.{micros:06}+00:00",
         rem / 3600,
         (rem / 60) % 60,
         rem % 60
@@ -40,9 +40,9 @@ mod tests {
 
     #[test]
     fn known_instants() {
-        assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000+00:00");
+        assert_eq!(iso8601(UNIX_EPOCH), "1970-01-01T00:00:00.000000+00:00");
         let t = UNIX_EPOCH + Duration::from_millis(1_773_568_800_123);
-        assert_eq!(iso8601(t), "2026-03-15T10:00:00.123+00:00");
+        assert_eq!(iso8601(t), "2026-03-15T10:00:00.123000+00:00");
         let leap = UNIX_EPOCH + Duration::from_secs(951_782_400); // 2000-02-29
         assert_eq!(&iso8601(leap)[..10], "2000-02-29");
     }

@@ -82,6 +82,8 @@ pub fn start_radio(model: &str, sim: &SimHandle) -> Arc<Radio> {
     )
 }
 
+pub mod web;
+
 /// Polls `cond` every 10 ms until it holds or `timeout` passes.
 pub fn wait_for(timeout: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let end = Instant::now() + timeout;

@@ -34,6 +34,9 @@ pub struct WsLimits {
     pub pong_timeout: Duration,
     /// Capacity of the message lane.
     pub queue: usize,
+    /// Kernel send buffer of each socket: small enough that a slow client backs up
+    /// here (where stream frames are replaced by newer ones) instead of in the kernel.
+    pub send_buffer: usize,
 }
 
 impl Default for WsLimits {
@@ -43,6 +46,7 @@ impl Default for WsLimits {
             ping_interval: Duration::from_secs(20),
             pong_timeout: Duration::from_secs(60),
             queue: 4096,
+            send_buffer: 64 * 1024,
         }
     }
 }
@@ -164,6 +168,23 @@ pub fn client_parts(id: u64, limits: &WsLimits) -> io::Result<ClientParts> {
     })
 }
 
+fn set_send_buffer(stream: &TcpStream, bytes: usize) {
+    let v = bytes.min(i32::MAX as usize) as libc::c_int;
+    // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
+    let rc = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            &v as *const _ as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc != 0 {
+        log::debug!("SO_SNDBUF: {}", io::Error::last_os_error());
+    }
+}
+
 fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
     match e {
         WsError::Io(e) => Some(e.kind()),
@@ -194,6 +215,7 @@ pub fn run<K>(
         return;
     }
     let _ = stream.set_nodelay(true);
+    set_send_buffer(&stream, limits.send_buffer);
     let cfg = WebSocketConfig::default()
         .max_message_size(Some(limits.max_message))
         .max_frame_size(Some(limits.max_message))

@@ -1,0 +1,309 @@
+//! Web-test helpers: the whole server in-process against its built-in simulator, a raw
+//! HTTP/1.1 client (full control over bytes, for hostile tests) and a WebSocket client.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use rigweb::app::{Running, Tuning};
+use rigweb::config::{RadioTarget, ServeConfig};
+use rigweb::profile::ProfileRegistry;
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket};
+
+/// Server configuration for tests: simulated `model`, ephemeral port, optional token.
+pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
+    let registry = ProfileRegistry::embedded();
+    ServeConfig {
+        radio: RadioTarget::Simulated {
+            profile: registry.get(model).unwrap(),
+        },
+        profile: None,
+        registry,
+        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+        auth_token: token.map(str::to_string),
+        tx_timeout: Duration::from_secs(180),
+        max_clients: 64,
+        log_level: log::LevelFilter::Warn,
+    }
+}
+
+/// Starts the server and waits until the radio is ready.
+pub fn start_server(cfg: ServeConfig, tuning: Tuning) -> Running {
+    let r = rigweb::app::start_with(&cfg, tuning).expect("server starts");
+    let ok = super::wait_for(Duration::from_secs(10), || {
+        r.app.radio.store().read(|c| c.connection.radio_ready)
+    });
+    assert!(ok, "radio ready");
+    r
+}
+
+/// A parsed HTTP response.
+#[derive(Debug)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// Headers, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// Body.
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    /// A header value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", String::from_utf8_lossy(&self.body)))
+    }
+}
+
+/// Sends raw bytes and reads one response (the connection is closed after).
+pub fn raw(addr: SocketAddr, bytes: &[u8]) -> HttpResponse {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(bytes).unwrap();
+    read_response(&mut s)
+}
+
+/// Reads one response from `s`.
+pub fn read_response(s: &mut TcpStream) -> HttpResponse {
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let n = s.read(&mut tmp).expect("response head");
+        assert!(
+            n > 0,
+            "connection closed before a response: {:?}",
+            String::from_utf8_lossy(&buf)
+        );
+        buf.extend_from_slice(&tmp[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = buf[head_end + 4..].to_vec();
+    let len: Option<usize> = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok());
+    if let Some(len) = len {
+        while body.len() < len {
+            let n = s.read(&mut tmp).expect("body");
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&tmp[..n]);
+        }
+        body.truncate(len);
+    }
+    HttpResponse {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// An HTTP request with `Connection: close`.
+pub fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> HttpResponse {
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(b) = body {
+        req.push_str(&format!("Content-Length: {}\r\n", b.len()));
+    }
+    req.push_str("\r\n");
+    let mut bytes = req.into_bytes();
+    if let Some(b) = body {
+        bytes.extend_from_slice(b);
+    }
+    raw(addr, &bytes)
+}
+
+/// `GET path`.
+pub fn get(addr: SocketAddr, path: &str) -> HttpResponse {
+    http(addr, "GET", path, &[], None)
+}
+
+/// `POST path` with a JSON body.
+pub fn post_json(addr: SocketAddr, path: &str, body: &Value) -> HttpResponse {
+    let b = body.to_string();
+    http(
+        addr,
+        "POST",
+        path,
+        &[("Content-Type", "application/json")],
+        Some(b.as_bytes()),
+    )
+}
+
+/// A WebSocket client for tests.
+pub struct Ws {
+    /// The socket.
+    pub ws: WebSocket<TcpStream>,
+    /// Binary frames seen while waiting for JSON.
+    pub binaries: Vec<Vec<u8>>,
+    /// JSON messages read but not yet consumed by [`Ws::until`].
+    backlog: std::collections::VecDeque<Value>,
+}
+
+/// Why an upgrade failed: the HTTP status and body.
+#[derive(Debug)]
+pub struct Refused {
+    /// Status.
+    pub status: u16,
+    /// Body.
+    pub body: String,
+}
+
+impl Ws {
+    /// Connects to `path` (with optional extra headers).
+    pub fn connect(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> Result<Ws, Refused> {
+        use tungstenite::client::IntoClientRequest;
+        let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
+        for (k, v) in headers {
+            req.headers_mut().insert(
+                tungstenite::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().unwrap(),
+            );
+        }
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        match tungstenite::client(req, stream) {
+            Ok((ws, _)) => Ok(Ws {
+                ws,
+                binaries: Vec::new(),
+                backlog: Default::default(),
+            }),
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(resp))) => {
+                Err(Refused {
+                    status: resp.status().as_u16(),
+                    body: String::from_utf8_lossy(resp.body().as_deref().unwrap_or(&[]))
+                        .to_string(),
+                })
+            }
+            Err(e) => panic!("handshake: {e}"),
+        }
+    }
+
+    /// Connects to the control channel.
+    pub fn control(addr: SocketAddr) -> Ws {
+        Ws::connect(addr, "/api/v1/ws", &[]).expect("upgrade")
+    }
+
+    /// Sends a JSON message.
+    pub fn send(&mut self, v: &Value) {
+        self.ws.send(Message::Text(v.to_string().into())).unwrap();
+    }
+
+    /// The next JSON message within `timeout` (binary frames are kept aside).
+    pub fn next(&mut self, timeout: Duration) -> Option<Value> {
+        if let Some(v) = self.backlog.pop_front() {
+            return Some(v);
+        }
+        self.read_json(timeout)
+    }
+
+    fn read_json(&mut self, timeout: Duration) -> Option<Value> {
+        let end = Instant::now() + timeout;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            self.ws.get_mut().set_read_timeout(Some(left)).unwrap();
+            match self.ws.read() {
+                Ok(Message::Text(t)) => {
+                    return Some(serde_json::from_str(t.as_str()).expect("server sends JSON"));
+                }
+                Ok(Message::Binary(b)) => self.binaries.push(b.to_vec()),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return None;
+                }
+                Err(e) => panic!("ws read: {e}"),
+            }
+        }
+    }
+
+    /// Waits for a message matching `pred` and returns it; messages that do not match
+    /// stay queued (in order) for later calls.
+    pub fn until(
+        &mut self,
+        timeout: Duration,
+        mut pred: impl FnMut(&Value) -> bool,
+    ) -> Option<Value> {
+        if let Some(i) = self.backlog.iter().position(&mut pred) {
+            return self.backlog.remove(i);
+        }
+        let end = Instant::now() + timeout;
+        while let Some(v) = self.read_json(end.saturating_duration_since(Instant::now())) {
+            if pred(&v) {
+                return Some(v);
+            }
+            self.backlog.push_back(v);
+        }
+        None
+    }
+
+    /// Forgets queued messages.
+    pub fn clear(&mut self) {
+        self.backlog.clear();
+    }
+
+    /// Sends a command and waits for its response.
+    pub fn cmd(&mut self, id: &str, name: &str, params: Value) -> Value {
+        self.send(&json!({"type": "cmd", "id": id, "name": name, "params": params}));
+        self.until(Duration::from_secs(10), |v| {
+            v["type"] == "response" && v["id"] == id
+        })
+        .unwrap_or_else(|| panic!("no response to {id} {name}"))
+    }
+
+    /// Subscribes and returns the `state_update` full message.
+    pub fn subscribe(&mut self, streams: &[&str]) -> Value {
+        self.send(&json!({"type": "subscribe", "streams": streams}));
+        self.until(Duration::from_secs(5), |v| {
+            v["type"] == "state_update" && v["data"]["type"] == "full"
+        })
+        .expect("full snapshot")
+    }
+}

@@ -1,0 +1,325 @@
+//! Errors, limits and hostile input against the running server: every failure is a
+//! status with a JSON body (never a silent close), bad messages keep the socket usable,
+//! floods and slow or vanished clients do not hurt anybody else.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::wait_for;
+use common::web::*;
+use rigweb::app::Tuning;
+use rigweb::web::context::WebConfig;
+use serde_json::json;
+use tungstenite::Message;
+
+fn server_with(web: WebConfig) -> rigweb::app::Running {
+    start_server(
+        serve_config("ic7610", None),
+        Tuning {
+            web: Some(web),
+            ..Tuning::default()
+        },
+    )
+}
+
+fn assert_json_error(r: &HttpResponse, status: u16, code: &str) {
+    assert_eq!(r.status, status, "{r:?}");
+    let v = r.json();
+    assert_eq!(v["error"], code, "{v}");
+    assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+}
+
+#[test]
+fn http_errors_are_json_with_fitting_status() {
+    let srv = server_with(WebConfig::default());
+    let a = srv.addr();
+    assert_json_error(&get(a, "/nope"), 404, "not_found");
+    assert_json_error(&get(a, "/api/v1/nope"), 404, "not_found");
+    let r = http(a, "DELETE", "/api/v1/state", &[], None);
+    assert_json_error(&r, 405, "method_not_allowed");
+    assert_eq!(r.header("allow"), Some("GET, HEAD"));
+    let r = http(a, "GET", "/api/v1/radio/power", &[], None);
+    assert_json_error(&r, 405, "method_not_allowed");
+    assert_eq!(r.header("allow"), Some("POST"));
+    // refused before reading: the body is never sent
+    let big = raw(a, b"POST /api/v1/radio/power HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n");
+    assert_json_error(&big, 413, "request_too_large");
+    let r = http(
+        a,
+        "POST",
+        "/api/v1/radio/power",
+        &[("Content-Type", "text/plain")],
+        Some(b"state=on"),
+    );
+    assert_json_error(&r, 415, "unsupported_media_type");
+    let r = http(
+        a,
+        "POST",
+        "/api/v1/radio/power",
+        &[("Content-Type", "application/json")],
+        Some(b"{\"state\":"),
+    );
+    assert_json_error(&r, 400, "invalid_json");
+    let r = http(a, "POST", "/api/v1/radio/power", &[], None);
+    assert_json_error(&r, 400, "invalid_json");
+    assert_json_error(&get(a, "/api/v1/eibi/status"), 501, "not_implemented");
+    assert_json_error(&get(a, "/api/v1/ws"), 426, "upgrade_required");
+    let r = raw(
+        a,
+        b"GET /api/v1/ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n",
+    );
+    assert_json_error(&r, 400, "invalid_param");
+    let r = raw(a, b"GET /api/v1/ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n");
+    assert_json_error(&r, 400, "invalid_param");
+    // a malformed request line still gets a status, not a silent close
+    let r = raw(a, b"THIS IS NOT HTTP\r\n\r\n");
+    assert_eq!(r.status, 400);
+    // security headers on errors too
+    let r = get(a, "/nope");
+    assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+    srv.shutdown();
+}
+
+#[test]
+fn bad_messages_get_errors_and_the_socket_stays_usable() {
+    let srv = server_with(WebConfig::default());
+    let mut ws = Ws::control(srv.addr());
+    ws.next(Duration::from_secs(2)); // hello
+    for bad in [
+        "{not json",
+        "[1,2,3]",
+        "42",
+        "\"x\"",
+        "{}",
+        "{\"type\":7}",
+        "{\"type\":\"teleport\",\"id\":\"t\"}",
+    ] {
+        ws.ws.send(Message::Text(bad.into())).unwrap();
+        let r = ws
+            .next(Duration::from_secs(2))
+            .unwrap_or_else(|| panic!("no answer to {bad}"));
+        assert!(
+            r["type"] == "error" || r["type"] == "response",
+            "{bad}: {r}"
+        );
+        assert!(
+            r["error"].is_string() && r["message"].is_string(),
+            "{bad}: {r}"
+        );
+    }
+    ws.send(&json!({"type": "cmd", "name": "set_power", "params": {"level": 1}}));
+    let r = ws.next(Duration::from_secs(2)).unwrap();
+    assert!(
+        r["message"].as_str().unwrap().contains("id"),
+        "a cmd needs an id: {r}"
+    );
+    ws.send(&json!({"type": "cmd", "id": {"x": 1}, "name": "set_power"}));
+    assert_eq!(
+        ws.next(Duration::from_secs(2)).unwrap()["error"],
+        "invalid_param"
+    );
+    ws.send(&json!({"type": "subscribe", "streams": ["nope"]}));
+    let r = ws.next(Duration::from_secs(2)).unwrap();
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains("allowed: events, scope, meters"),
+        "{r}"
+    );
+    ws.ws.send(Message::Binary(vec![1, 2, 3].into())).unwrap();
+    let r = ws.next(Duration::from_secs(2)).unwrap();
+    assert!(r["message"].as_str().unwrap().contains("binary"), "{r}");
+    assert_eq!(
+        ws.cmd("ok", "set_power", json!({"level": 5}))["ok"],
+        true,
+        "still usable"
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn a_one_mebibyte_message_closes_with_1009() {
+    let srv = server_with(WebConfig::default());
+    let mut ws = Ws::control(srv.addr());
+    ws.next(Duration::from_secs(2));
+    let huge = format!(
+        "{{\"type\":\"cmd\",\"id\":\"x\",\"pad\":\"{}\"}}",
+        "a".repeat(1 << 20)
+    );
+    let _ = ws.ws.send(Message::Text(huge.into()));
+    let t = Instant::now();
+    let mut code = None;
+    while t.elapsed() < Duration::from_secs(5) {
+        match ws.ws.read() {
+            Ok(Message::Close(Some(f))) => {
+                code = Some((u16::from(f.code), f.reason.to_string()));
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let (code, reason) = code.expect("a close frame");
+    assert_eq!(code, 1009, "{reason}");
+    assert!(reason.contains("limit"), "{reason}");
+    // the server is fine
+    assert_eq!(get(srv.addr(), "/healthz").status, 200);
+    srv.shutdown();
+}
+
+#[test]
+fn half_open_and_idle_sockets_do_not_block_anybody() {
+    let web = WebConfig {
+        http_timeout: Duration::from_secs(1),
+        ..WebConfig::default()
+    };
+    let srv = server_with(web);
+    let a = srv.addr();
+    // 200 idle TCP connections and some half-sent requests
+    let mut idle: Vec<TcpStream> = (0..200).map(|_| TcpStream::connect(a).unwrap()).collect();
+    for s in idle.iter_mut().take(20) {
+        s.write_all(b"GET /api/v1/state HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            .unwrap();
+    }
+    let t = Instant::now();
+    let r = get(a, "/api/v1/info");
+    assert_eq!(r.status, 200);
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "served at once: {:?}",
+        t.elapsed()
+    );
+    // after the read timeout a half-sent request's connection is closed (it never became
+    // a request, so there is nothing to answer), freeing its worker
+    let mut s = idle.remove(0);
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let t = Instant::now();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    assert!(
+        t.elapsed() < Duration::from_secs(4),
+        "closed after the 1 s timeout, not held: {:?}",
+        t.elapsed()
+    );
+    let mut ws = Ws::control(a);
+    assert_eq!(ws.cmd("1", "set_power", json!({"level": 3}))["ok"], true);
+    srv.shutdown();
+}
+
+#[test]
+fn client_cap_refuses_with_503_before_upgrading() {
+    let mut cfg = serve_config("ic7610", None);
+    cfg.max_clients = 3;
+    let srv = start_server(cfg, Tuning::default());
+    let a = srv.addr();
+    let held: Vec<Ws> = (0..3).map(|_| Ws::control(a)).collect();
+    let refused = Ws::connect(a, "/api/v1/ws", &[]).err().expect("refused");
+    assert_eq!(refused.status, 503);
+    let body: serde_json::Value = serde_json::from_str(&refused.body).unwrap();
+    assert_eq!(body["error"], "too_many_clients");
+    assert!(wait_for(Duration::from_secs(2), || get(a, "/api/v1/state")
+        .json()["wsClients"]["control"]
+        == 3));
+    drop(held);
+    assert!(
+        wait_for(Duration::from_secs(3), || Ws::connect(a, "/api/v1/ws", &[])
+            .is_ok()),
+        "a place frees up"
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn a_client_that_does_not_read_is_closed_and_nobody_else_suffers() {
+    let web = WebConfig {
+        ws: rigweb::web::ws::conn::WsLimits {
+            queue: 16,
+            ..Default::default()
+        },
+        ..WebConfig::default()
+    };
+    let srv = server_with(web);
+    let a = srv.addr();
+    let mut slow = Ws::control(a);
+    slow.send(&json!({"type": "subscribe", "streams": ["events"]}));
+    std::thread::sleep(Duration::from_millis(200));
+    let mut good = Ws::control(a);
+    good.subscribe(&["events"]);
+    // shrink the slow client's socket buffers so it backs up quickly: it never reads
+    for i in 0..3000u64 {
+        srv.app
+            .radio
+            .execute(rigweb::radio::command::Command::SetPower((i % 250) as u8))
+            .unwrap();
+        // the good client keeps reading
+        while good.next(Duration::from_millis(0)).is_some() {}
+    }
+    let e = good.until(Duration::from_secs(2), |v| {
+        v["type"] == "event" && v["name"] == "power_changed"
+    });
+    assert!(e.is_some(), "the reading client still gets events");
+    let t = Instant::now();
+    let mut closed = None;
+    slow.ws
+        .get_mut()
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    while t.elapsed() < Duration::from_secs(10) {
+        match slow.ws.read() {
+            Ok(Message::Close(Some(f))) => {
+                closed = Some((u16::from(f.code), f.reason.to_string()));
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let (code, reason) = closed.expect("the slow client is closed with a reason");
+    assert_eq!(code, 1008, "{reason}");
+    assert!(reason.contains("subscribe again"), "{reason}");
+    srv.shutdown();
+}
+
+#[test]
+fn keepalive_closes_a_client_that_never_answers_pings() {
+    let web = WebConfig {
+        ws: rigweb::web::ws::conn::WsLimits {
+            ping_interval: Duration::from_millis(200),
+            pong_timeout: Duration::from_millis(800),
+            ..Default::default()
+        },
+        ..WebConfig::default()
+    };
+    let srv = server_with(web);
+    let a = srv.addr();
+    let mut silent = TcpStream::connect(a).unwrap();
+    silent
+        .write_all(b"GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        .unwrap();
+    // a raw socket never answers pings
+    assert!(wait_for(Duration::from_secs(1), || srv
+        .app
+        .ws
+        .count(rigweb::web::ws::WsRoute::Control)
+        == 1));
+    assert!(
+        wait_for(Duration::from_secs(5), || srv
+            .app
+            .ws
+            .count(rigweb::web::ws::WsRoute::Control)
+            == 0),
+        "closed after the pong timeout"
+    );
+    // a real client answers pings and stays
+    let mut ws = Ws::control(a);
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_millis(1500) {
+        ws.next(Duration::from_millis(100));
+    }
+    assert_eq!(ws.cmd("1", "set_power", json!({"level": 9}))["ok"], true);
+    srv.shutdown();
+}

@@ -1,0 +1,496 @@
+//! The control WebSocket against the running server: hello, subscribe and snapshots,
+//! deltas that rebuild the state, events, every command, validation, rate limiting,
+//! PTT ownership and release, several clients, front-panel changes, streams.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::wait_for;
+use common::web::*;
+use rigweb::app::Tuning;
+use rigweb::sim::rig::PanelAction;
+use rigweb::util::json_diff;
+use serde_json::{Map, Value, json};
+
+fn server(model: &str) -> rigweb::app::Running {
+    start_server(serve_config(model, None), Tuning::default())
+}
+
+#[test]
+fn hello_then_subscribe_gives_state_and_full_snapshot() {
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    let hello = ws.next(Duration::from_secs(5)).unwrap();
+    assert_eq!(hello["type"], "hello");
+    assert_eq!(
+        (hello["proto"].as_u64(), hello["radio"].as_str()),
+        (Some(1), Some("IC-7610"))
+    );
+    assert!(hello["version"].is_string() && hello["server"] == "rigweb");
+    assert!(
+        hello["capabilities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == "tx")
+    );
+    assert!(
+        ws.next(Duration::from_millis(300)).is_none(),
+        "nothing before subscribe"
+    );
+    ws.send(&json!({"type": "subscribe", "id": "s1", "streams": ["events"]}));
+    let state = ws.next(Duration::from_secs(5)).unwrap();
+    assert_eq!(state["type"], "state");
+    for k in [
+        "freq_a", "freq_b", "mode", "filter", "ptt", "power", "smeter", "swr", "scope",
+    ] {
+        assert!(state["data"].get(k).is_some(), "state.data.{k}");
+    }
+    assert!(state["data"]["filter"].as_str().unwrap().starts_with("FIL"));
+    let full = ws.next(Duration::from_secs(5)).unwrap();
+    assert_eq!(
+        (full["type"].as_str(), full["data"]["type"].as_str()),
+        (Some("state_update"), Some("full"))
+    );
+    assert_eq!(full["data"]["revision"], full["data"]["data"]["revision"]);
+    let ack = ws
+        .until(Duration::from_secs(5), |v| v["type"] == "response")
+        .unwrap();
+    assert_eq!(
+        (ack["id"].as_str(), ack["ok"].as_bool()),
+        (Some("s1"), Some(true))
+    );
+    // every subscribe gets a fresh snapshot
+    let again = ws.subscribe(&["events"]);
+    assert_eq!(again["data"]["type"], "full");
+    srv.shutdown();
+}
+
+#[test]
+fn deltas_applied_to_the_first_snapshot_reproduce_the_state_resource() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut ws = Ws::control(a);
+    let full = ws.subscribe(&["events"]);
+    let mut doc: Map<String, Value> = full["data"]["data"].as_object().unwrap().clone();
+    let mut rev = full["data"]["revision"].as_u64().unwrap();
+    let mut other = Ws::control(a);
+    for (i, (name, params)) in [
+        ("set_freq", json!({"freq": 14_070_000})),
+        ("set_mode", json!({"mode": "CW"})),
+        ("set_freq", json!({"vfo": "SUB", "freq": 7_030_000})),
+        ("set_att", json!({"db": 6})),
+        ("set_power", json!({"level": 99})),
+        ("vfo_swap", json!({})),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = other.cmd(&format!("c{i}"), name, params);
+        assert_eq!(r["ok"], true, "{r}");
+    }
+    srv.sim.as_ref().unwrap().panel(PanelAction::SetFreq {
+        receiver: 0,
+        hz: 7_012_000,
+    });
+    other.ws.close(None).unwrap();
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(2) {
+        let Some(m) = ws.next(Duration::from_millis(300)) else {
+            break;
+        };
+        if m["type"] == "state_update" && m["data"]["type"] == "delta" {
+            let d = &m["data"];
+            let r = d["revision"].as_u64().unwrap();
+            assert!(r > rev, "revisions increase");
+            rev = r;
+            let removed: Vec<String> = d["removed"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap().into())
+                .collect();
+            json_diff::apply(&mut doc, d["changed"].as_object().unwrap(), &removed);
+        }
+    }
+    let now = get(a, "/api/v1/state").json();
+    assert_eq!(Value::Object(doc), now, "deltas rebuild GET /api/v1/state");
+    srv.shutdown();
+}
+
+#[test]
+fn deltas_carry_only_changed_leaves() {
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    ws.subscribe(&[]);
+    srv.app
+        .radio
+        .execute(rigweb::radio::command::Command::SetPower(42))
+        .unwrap();
+    let d = ws
+        .until(Duration::from_secs(3), |v| {
+            v["type"] == "state_update" && v["data"]["changed"].get("power").is_some()
+        })
+        .unwrap();
+    let changed = d["data"]["changed"].as_object().unwrap();
+    assert!(
+        changed.contains_key("power") && changed.contains_key("revision"),
+        "{changed:?}"
+    );
+    assert!(
+        changed
+            .keys()
+            .all(|k| ["power", "revision", "updatedAt"].contains(&k.as_str())),
+        "{changed:?}"
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn every_command_with_responses_and_events() {
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    ws.subscribe(&["events"]);
+    let r = ws.cmd("1", "set_freq", json!({"vfo": "A", "freq": 14_074_000}));
+    assert_eq!(
+        r,
+        json!({"type": "response", "id": "1", "ok": true, "result": {"vfo": "MAIN", "freq": 14_074_000}})
+    );
+    let e = ws
+        .until(Duration::from_secs(2), |v| {
+            v["type"] == "event" && v["name"] == "freq_changed"
+        })
+        .unwrap();
+    assert_eq!(
+        (e["data"]["freq"].as_u64(), e["data"]["vfo"].as_str()),
+        (Some(14_074_000), Some("MAIN"))
+    );
+    assert_eq!(ws.cmd("2", "set_mode", json!({"mode": "LSB"}))["ok"], true);
+    assert_eq!(
+        ws.cmd("3", "set_filter", json!({"filter": "FIL2"}))["result"]["filter"],
+        "FIL2"
+    );
+    assert_eq!(ws.cmd("4", "set_power", json!({"level": 128}))["ok"], true);
+    assert_eq!(
+        ws.cmd("5", "set_att", json!({"db": 9}))["result"],
+        json!({"receiver": 0, "db": 9})
+    );
+    assert_eq!(
+        ws.cmd("6", "set_preamp", json!({"level": 1}))["result"],
+        json!({"receiver": 0, "level": 1})
+    );
+    assert_eq!(
+        ws.cmd("7", "ptt", json!({"state": true}))["result"],
+        json!({"state": true})
+    );
+    let e = ws
+        .until(Duration::from_secs(2), |v| {
+            v["type"] == "event" && v["name"] == "ptt"
+        })
+        .unwrap();
+    assert_eq!(e["data"]["state"], true);
+    assert_eq!(ws.cmd("8", "ptt", json!({"state": false}))["ok"], true);
+    assert_eq!(ws.cmd("9", "vfo_swap", json!({}))["ok"], true);
+    assert_eq!(ws.cmd("10", "vfo_equalize", json!({}))["ok"], true);
+    let r = ws.cmd("11", "set_band", json!({"band": 5}));
+    assert_eq!(
+        (r["ok"].as_bool(), r["result"]["source"].as_str()),
+        (Some(true), Some("bsr"))
+    );
+    std::thread::sleep(Duration::from_millis(60)); // outside the set_band rate-limit window
+    let r = ws.cmd("12", "set_band", json!({"band": 0x42}));
+    assert_eq!(
+        r["result"],
+        json!({"band": 0x42, "source": "none", "retuned": false}),
+        "unknown code: acknowledged, no retune"
+    );
+    let s = get(srv.addr(), "/api/v1/state").json();
+    assert!((14_000_000..=14_350_000).contains(&s["main"]["freqHz"].as_u64().unwrap()));
+    srv.shutdown();
+}
+
+#[test]
+fn invalid_commands_say_which_field_and_what_is_allowed() {
+    let srv = server("ic705");
+    let mut ws = Ws::control(srv.addr());
+    let cases = [
+        ("set_freq", json!({"freq": 5}), "invalid_param", "freq:"),
+        (
+            "set_freq",
+            json!({"freq": "14074000"}),
+            "invalid_param",
+            "must be an integer",
+        ),
+        ("set_freq", json!({"freq": 1e20}), "invalid_param", "freq:"),
+        (
+            "set_freq",
+            json!({"freq": 99999999999999999999u128 as f64}),
+            "invalid_param",
+            "freq:",
+        ),
+        (
+            "set_mode",
+            json!({"mode": "PSK"}),
+            "invalid_param",
+            "allowed: USB",
+        ),
+        (
+            "set_filter",
+            json!({"filter": "FIL9"}),
+            "invalid_param",
+            "allowed: FIL1, FIL2, FIL3",
+        ),
+        (
+            "set_att",
+            json!({"db": 3}),
+            "invalid_param",
+            "allowed: 0, 20",
+        ),
+        (
+            "set_preamp",
+            json!({"level": 7}),
+            "invalid_param",
+            "allowed: 0, 1, 2",
+        ),
+        ("set_power", json!({"level": -1}), "invalid_param", "0..255"),
+        (
+            "ptt",
+            json!({"state": "on"}),
+            "invalid_param",
+            "must be a boolean",
+        ),
+        ("set_band", json!({"band": 300}), "invalid_param", "BCD"),
+        (
+            "set_freq",
+            json!({"freq": 14_000_000, "bogus": true}),
+            "invalid_param",
+            "bogus: unknown parameter",
+        ),
+        ("warp", json!({}), "unknown_command", "known commands"),
+    ];
+    for (i, (name, params, code, text)) in cases.into_iter().enumerate() {
+        let r = ws.cmd(&format!("e{i}"), name, params.clone());
+        assert_eq!(
+            (r["ok"].as_bool(), r["error"].as_str()),
+            (Some(false), Some(code)),
+            "{name} {params}: {r}"
+        );
+        assert!(
+            r["message"].as_str().unwrap().contains(text),
+            "{name} {params}: {r}"
+        );
+    }
+    // numeric ids are echoed as they are
+    ws.send(&json!({"type": "cmd", "id": 77, "name": "set_power", "params": {"level": 1}}));
+    let r = ws
+        .until(Duration::from_secs(5), |v| v["type"] == "response")
+        .unwrap();
+    assert_eq!(r["id"], 77);
+    srv.shutdown();
+}
+
+#[test]
+fn a_burst_of_100_set_freq_ends_at_the_last_value() {
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    for i in 0..100u64 {
+        ws.send(&json!({"type": "cmd", "id": format!("b{i}"), "name": "set_freq", "params": {"freq": 14_000_000 + i * 10}}));
+    }
+    let mut throttled = 0;
+    let mut ok = 0;
+    for _ in 0..100 {
+        let r = ws
+            .until(Duration::from_secs(5), |v| v["type"] == "response")
+            .expect("a response per command");
+        assert_eq!(r["ok"], true, "{r}");
+        if r["result"]["throttled"] == true {
+            throttled += 1;
+        } else {
+            ok += 1;
+        }
+    }
+    assert!(
+        throttled > 50 && ok >= 1,
+        "throttled {throttled}, sent {ok}"
+    );
+    let last = 14_000_000 + 99 * 10;
+    assert!(wait_for(Duration::from_secs(2), || get(
+        srv.addr(),
+        "/api/v1/state"
+    )
+    .json()["main"]["freqHz"]
+        == last));
+    let snap = srv.sim.as_ref().unwrap().snapshot().unwrap();
+    let rx = &snap.receivers[0];
+    assert_eq!(
+        rx.vfo[usize::from(rx.active_vfo)].freq_hz,
+        last,
+        "the radio itself ends at the last value"
+    );
+    // an invalid command inside the window is answered with its error, not throttled
+    let r = ws.cmd("bad", "set_freq", json!({"freq": 1}));
+    assert_eq!(r["error"], "invalid_param");
+    srv.shutdown();
+}
+
+#[test]
+fn ptt_belongs_to_its_owner_and_is_released_when_it_vanishes() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut owner = Ws::control(a);
+    let mut other = Ws::control(a);
+    assert_eq!(owner.cmd("k", "ptt", json!({"state": true}))["ok"], true);
+    let r = other.cmd("k2", "ptt", json!({"state": true}));
+    assert_eq!(
+        (r["ok"].as_bool(), r["error"].as_str()),
+        (Some(false), Some("ptt_busy"))
+    );
+    // the owner vanishes without unkeying
+    drop(owner);
+    let t = Instant::now();
+    assert!(
+        wait_for(Duration::from_secs(1), || !srv
+            .sim
+            .as_ref()
+            .unwrap()
+            .snapshot()
+            .unwrap()
+            .ptt),
+        "released within 1 s"
+    );
+    eprintln!("PTT released {:?} after the owner vanished", t.elapsed());
+    assert!(wait_for(Duration::from_secs(1), || get(a, "/api/v1/state")
+        .json()["ptt"]
+        == false));
+    // now the other client may key, and anyone may unkey
+    assert_eq!(other.cmd("k3", "ptt", json!({"state": true}))["ok"], true);
+    let mut third = Ws::control(a);
+    assert_eq!(third.cmd("u", "ptt", json!({"state": false}))["ok"], true);
+    srv.shutdown();
+}
+
+#[test]
+fn transmit_timeout_releases_ptt_and_raises_an_event() {
+    let mut cfg = serve_config("ic7610", None);
+    cfg.tx_timeout = Duration::from_secs(1);
+    let srv = start_server(cfg, Tuning::default());
+    let mut ws = Ws::control(srv.addr());
+    ws.subscribe(&["events"]);
+    assert_eq!(ws.cmd("k", "ptt", json!({"state": true}))["ok"], true);
+    let e = ws
+        .until(Duration::from_secs(3), |v| {
+            v["type"] == "event" && v["name"] == "tx_timeout"
+        })
+        .unwrap();
+    assert_eq!(e["data"]["released"], true);
+    assert!(!srv.sim.as_ref().unwrap().snapshot().unwrap().ptt);
+    srv.shutdown();
+}
+
+#[test]
+fn two_clients_see_each_others_changes_and_front_panel_changes() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut x = Ws::control(a);
+    let mut y = Ws::control(a);
+    x.subscribe(&["events"]);
+    y.subscribe(&["events"]);
+    assert_eq!(
+        x.cmd("x1", "set_freq", json!({"freq": 21_074_000}))["ok"],
+        true
+    );
+    let e = y
+        .until(Duration::from_secs(2), |v| {
+            v["type"] == "event" && v["name"] == "freq_changed"
+        })
+        .unwrap();
+    assert_eq!(e["data"]["freq"], 21_074_000);
+    let t = Instant::now();
+    srv.sim.as_ref().unwrap().panel(PanelAction::SetFreq {
+        receiver: 0,
+        hz: 21_080_000,
+    });
+    for c in [&mut x, &mut y] {
+        let e = c
+            .until(Duration::from_millis(100), |v| {
+                v["type"] == "event"
+                    && v["name"] == "freq_changed"
+                    && v["data"]["freq"] == 21_080_000
+            })
+            .expect("front-panel change within 100 ms");
+        assert_eq!(e["data"]["vfo"], "MAIN");
+    }
+    eprintln!("front panel -> both clients: {:?}", t.elapsed());
+    srv.sim.as_ref().unwrap().panel(PanelAction::SetMode {
+        receiver: 0,
+        mode: 0x03,
+        filter: 2,
+    });
+    let d = x
+        .until(Duration::from_millis(100), |v| {
+            v["type"] == "state_update" && v["data"]["changed"]["main"]["mode"] == "CW"
+        })
+        .expect("mode delta within 100 ms");
+    assert_eq!(d["data"]["type"], "delta");
+    srv.shutdown();
+}
+
+#[test]
+fn smeter_events_and_scope_frames_on_the_control_socket() {
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    ws.send(&json!({"type": "subscribe", "streams": ["events", "scope"], "scope_fps": 10, "scope_receiver": 0}));
+    let e = ws
+        .until(Duration::from_secs(5), |v| {
+            v["type"] == "event" && v["name"] == "smeter"
+        })
+        .expect("smeter event");
+    assert!(e["data"]["value"].is_u64());
+    let t = Instant::now();
+    while ws.binaries.len() < 5 && t.elapsed() < Duration::from_secs(5) {
+        ws.next(Duration::from_millis(200));
+    }
+    assert!(ws.binaries.len() >= 5, "scope frames arrive");
+    let f = rigweb::wire::web::ScopeFrame::parse(&ws.binaries[0]).expect("a valid scope frame");
+    assert_eq!((f.receiver, f.pixels.len()), (0, 689));
+    let e = ws.until(Duration::from_secs(2), |v| {
+        v["type"] == "event" && v["name"] == "scope_meta"
+    });
+    let _ = e; // scope_meta is sent when the edges change, which the first sweeps did before
+    let n0 = ws.binaries.len();
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(1) {
+        ws.next(Duration::from_millis(100));
+    }
+    let per_s = ws.binaries.len() - n0;
+    assert!(
+        (5..=13).contains(&per_s),
+        "scope_fps 10 honoured: {per_s}/s"
+    );
+    ws.send(&json!({"type": "unsubscribe", "id": "u", "streams": ["scope"]}));
+    ws.until(Duration::from_secs(2), |v| {
+        v["type"] == "response" && v["id"] == "u"
+    })
+    .unwrap();
+    srv.shutdown();
+}
+
+#[test]
+fn subscriptions_do_not_survive_a_reconnect() {
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    ws.subscribe(&["events"]);
+    drop(ws);
+    let mut ws = Ws::control(srv.addr());
+    ws.next(Duration::from_secs(2)); // hello
+    srv.app
+        .radio
+        .execute(rigweb::radio::command::Command::SetPower(7))
+        .unwrap();
+    assert!(
+        ws.next(Duration::from_millis(500)).is_none(),
+        "no updates before subscribe"
+    );
+    srv.shutdown();
+}
