@@ -375,7 +375,7 @@ fn build_set_filter(a: &Args, profile: &Profile) -> Result<Command, CommandError
 }
 
 fn one_of(name: &str, v: i128, allowed: &[u8], unit: &str) -> Result<u8, CommandError> {
-    if v >= 0 && v <= 255 && allowed.contains(&(v as u8)) {
+    if (0..=255).contains(&v) && allowed.contains(&(v as u8)) {
         return Ok(v as u8);
     }
     let list: Vec<String> = allowed.iter().map(|x| x.to_string()).collect();

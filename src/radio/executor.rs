@@ -300,7 +300,7 @@ impl Executor {
             select! {
                 recv(self.civ_rx) -> f => {
                     let Ok(f) = f else { break };
-                    if !self.from_radio(&f) {
+                    if !self.is_radio_frame(&f) {
                         continue;
                     }
                     if f.to == CONTROLLER {
@@ -342,13 +342,13 @@ impl Executor {
         ))
     }
 
-    fn from_radio(&self, f: &Frame) -> bool {
+    fn is_radio_frame(&self, f: &Frame) -> bool {
         f.from == self.addr() && (f.to == CONTROLLER || f.to == BROADCAST)
     }
 
     /// A frame nobody waits for: transceive updates and late replies.
     fn on_unsolicited(&mut self, f: &Frame) {
-        if !self.from_radio(f) {
+        if !self.is_radio_frame(f) {
             self.stats.lock().unmatched += 1;
             return;
         }

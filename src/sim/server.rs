@@ -286,7 +286,7 @@ impl SimLoop {
             cfg.profile.clone(),
             SimRigConfig {
                 seed: cfg.seed,
-                ..cfg.rig.clone()
+                ..cfg.rig
             },
         );
         SimLoop {
