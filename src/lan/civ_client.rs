@@ -22,6 +22,9 @@ pub struct CivClientConfig {
     pub data_watchdog: Duration,
     /// After this long in recovery, OpenClose is sent once a second instead.
     pub fast_recovery: Duration,
+    /// A recovery that brings data back within this time is not reported (a radio
+    /// that sends nothing between replies answers the first OpenClose at once).
+    pub quiet_recovery: Duration,
 }
 
 impl Default for CivClientConfig {
@@ -31,6 +34,7 @@ impl Default for CivClientConfig {
             open_retry: Duration::from_millis(100),
             data_watchdog: Duration::from_secs(2),
             fast_recovery: Duration::from_secs(2),
+            quiet_recovery: Duration::from_millis(500),
         }
     }
 }
@@ -61,6 +65,7 @@ pub struct CivClient {
     opened: bool,
     open_sent: Option<Instant>,
     recovering_since: Option<Instant>,
+    recovery_reported: bool,
     next_open: Option<Instant>,
     bad_frames: u64,
     events: Vec<CivEvent>,
@@ -82,6 +87,7 @@ impl CivClient {
             opened: false,
             open_sent: None,
             recovering_since: None,
+            recovery_reported: false,
             next_open: None,
             bad_frames: 0,
             events: Vec::new(),
@@ -168,7 +174,9 @@ impl CivClient {
         {
             self.recovering_since = None;
             self.next_open = None;
-            self.events.push(CivEvent::Recovered);
+            if std::mem::take(&mut self.recovery_reported) {
+                self.events.push(CivEvent::Recovered);
+            }
         }
     }
 
@@ -230,12 +238,19 @@ impl CivClient {
             && self.recovering_since.is_none()
             && now.saturating_duration_since(last_data) >= self.cfg.data_watchdog
         {
-            log::info!(
+            log::debug!(
                 "CI-V: no data from the radio for {:?}; re-opening the stream",
                 self.cfg.data_watchdog
             );
             self.recovering_since = Some(now);
             self.next_open = Some(now);
+        }
+        if let Some(since) = self.recovering_since
+            && !self.recovery_reported
+            && now >= since + self.cfg.quiet_recovery
+        {
+            log::info!("CI-V: the radio stays silent after OpenClose; recovering");
+            self.recovery_reported = true;
             self.events.push(CivEvent::Recovering);
         }
         if let Some(t) = self.next_open
@@ -260,6 +275,11 @@ impl CivClient {
         if let Some(o) = self.next_open {
             t = t.min(o);
         }
+        if let Some(since) = self.recovering_since
+            && !self.recovery_reported
+        {
+            t = t.min(since + self.cfg.quiet_recovery);
+        }
         if self.opened
             && self.recovering_since.is_none()
             && let Some(s) = self.port.stream()
@@ -277,5 +297,7 @@ impl CivClient {
         }
         self.opened = false;
         self.next_open = None;
+        self.recovering_since = None;
+        self.recovery_reported = false;
     }
 }

@@ -71,9 +71,15 @@ impl Executor {
         match cmd {
             Command::SetFreq { target, hz } => {
                 let sel = self.store.read(|c| sel_for_target(&c.radio, *target));
-                let mut data = vec![sel];
-                data.extend(bcd_freq(*hz)?);
-                self.set(0x25, &data, true)?;
+                let bcd = bcd_freq(*hz)?;
+                if sel == 0 {
+                    // the selected receiver / VFO: the classic command every Icom radio has
+                    self.set(0x05, &bcd, true)?;
+                } else {
+                    let mut data = vec![sel];
+                    data.extend(bcd);
+                    self.set(0x25, &data, true)?;
+                }
                 self.store
                     .modify(|c| super::apply::set_freq(&mut c.radio, *target, *hz));
                 Ok(json!({"vfo": target.label(), "freq": hz}))
@@ -195,7 +201,13 @@ impl Executor {
         let sel = self.store.read(|c| sel_for_target(&c.radio, target));
         let data = civ::bcd_byte(data_mode).map_err(internal)?;
         let fil = civ::bcd_byte(filter).map_err(internal)?;
-        self.set(0x26, &[sel, code, data, fil], true)?;
+        let current_data = self.store.read(|c| vfo_of(&c.radio, target).map(|v| v.3));
+        if sel == 0 && current_data == Some(data_mode) {
+            // the selected receiver / VFO with its DATA mode unchanged: the classic `06`
+            self.set(0x06, &[code, fil], true)?;
+        } else {
+            self.set(0x26, &[sel, code, data, fil], true)?;
+        }
         self.store.modify(|c| {
             super::apply::set_mode(&mut c.radio, target, mode, Some(data_mode), Some(filter))
         });

@@ -20,6 +20,9 @@ impl Executor {
         if dual {
             plan.push((None, CivRequest::read(a, 0x07, &[0xD2])));
         }
+        // the selected receiver with the classic reads, for radios without 25/26
+        plan.push((None, CivRequest::read(a, 0x03, &[])));
+        plan.push((None, CivRequest::read(a, 0x04, &[])));
         let selectors = if dual || p.vfo.scheme == VfoScheme::Ab {
             2
         } else {

@@ -11,10 +11,10 @@ use std::io;
 use std::net::TcpStream;
 use std::os::fd::AsRawFd;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, TrySendError};
+use crossbeam_channel::{Receiver, Sender};
 use tungstenite::error::{CapacityError, Error as WsError};
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig, WebSocketContext};
@@ -61,10 +61,15 @@ pub enum Outbound {
 }
 
 /// The thread-safe side of a client: other threads queue messages here.
+///
+/// The queue is a growable channel with the capacity enforced by a counter, so that
+/// an idle client costs no preallocated slots.
 pub struct ClientHandle {
     /// Client id (unique per process).
     pub id: u64,
     tx: Sender<Outbound>,
+    queued: AtomicUsize,
+    capacity: usize,
     waker: Waker,
     overflowed: AtomicBool,
 }
@@ -72,17 +77,17 @@ pub struct ClientHandle {
 impl ClientHandle {
     /// Queues a message; a full queue marks the client for closing (1008).
     pub fn send(&self, msg: Outbound) {
-        match self.tx.try_send(msg) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => {
-                if !self.overflowed.swap(true, Ordering::AcqRel) {
-                    log::warn!(
-                        "ws client {}: message queue overflowed; closing it",
-                        self.id
-                    );
-                }
+        if self.queued.fetch_add(1, Ordering::AcqRel) >= self.capacity {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            if !self.overflowed.swap(true, Ordering::AcqRel) {
+                log::warn!(
+                    "ws client {}: message queue overflowed; closing it",
+                    self.id
+                );
             }
-            Err(TrySendError::Disconnected(_)) => return,
+        } else if self.tx.send(msg).is_err() {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            return;
         }
         self.waker.wake();
     }
@@ -154,12 +159,14 @@ pub struct ClientParts {
 
 /// Creates the queue and waker of a new client.
 pub fn client_parts(id: u64, limits: &WsLimits) -> io::Result<ClientParts> {
-    let (tx, rx) = crossbeam_channel::bounded(limits.queue.max(1));
+    let (tx, rx) = crossbeam_channel::unbounded();
     let (waker, wake) = crate::net::waker::pair()?;
     Ok(ClientParts {
         handle: Arc::new(ClientHandle {
             id,
             tx,
+            queued: AtomicUsize::new(0),
+            capacity: limits.queue.max(1),
             waker,
             overflowed: AtomicBool::new(false),
         }),
@@ -217,6 +224,8 @@ pub fn run<K>(
     let _ = stream.set_nodelay(true);
     set_send_buffer(&stream, limits.send_buffer);
     let cfg = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
         .max_message_size(Some(limits.max_message))
         .max_frame_size(Some(limits.max_message))
         .max_write_buffer_size(8 * 1024 * 1024);
@@ -241,13 +250,14 @@ pub fn run<K>(
         // 1. write what is queued, unless the socket is backed up
         if !backed_up && closing_since.is_none() {
             for _ in 0..256 {
-                match rx.try_recv() {
-                    Ok(Outbound::Text(t)) => out.push(Message::Text(Utf8Bytes::from(t))),
-                    Ok(Outbound::Close(code, reason)) => {
+                let Ok(msg) = rx.try_recv() else { break };
+                handle.queued.fetch_sub(1, Ordering::AcqRel);
+                match msg {
+                    Outbound::Text(t) => out.push(Message::Text(Utf8Bytes::from(t))),
+                    Outbound::Close(code, reason) => {
                         close = Some((code, reason));
                         break;
                     }
-                    Err(_) => break,
                 }
             }
             if handle.overflowed.load(Ordering::Acquire) && close.is_none() {

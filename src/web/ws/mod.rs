@@ -187,6 +187,7 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
     );
     let spawned = std::thread::Builder::new()
         .name(format!("ws-{}-{id}", route.name()))
+        .stack_size(256 * 1024)
         .spawn(move || {
             let _slot = slot;
             conn::run(up.stream, up.keep_alive, channel, parts, limits);

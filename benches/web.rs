@@ -1,0 +1,257 @@
+//! Web figures (issue 3): `cmd` -> `response` latency through the whole stack to the
+//! simulator and back (1 and 8 clients), `GET /api/v1/state` requests per second (200
+//! and 304 paths), and memory with 50 idle control clients.
+//!
+//! `cargo bench --bench web -- [--cmds N] [--seconds S]` (defaults 5000 commands per
+//! run, 5 s per request-rate run). The server and its simulator run in this process.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use rigweb::app::Tuning;
+use rigweb::config::{RadioTarget, ServeConfig};
+use rigweb::profile::ProfileRegistry;
+use rigweb::web::context::WebConfig;
+use serde_json::{Value, json};
+use support::*;
+use tungstenite::{Message, WebSocket};
+
+fn arg(name: &str, default: u64) -> u64 {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn ws(addr: SocketAddr) -> WebSocket<TcpStream> {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_nodelay(true).unwrap();
+    let (mut w, _) = tungstenite::client(format!("ws://{addr}/api/v1/ws"), s).unwrap();
+    let _hello = w.read().unwrap();
+    w
+}
+
+fn read_json(w: &mut WebSocket<TcpStream>) -> Value {
+    loop {
+        if let Message::Text(t) = w.read().unwrap() {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// Sequential `set_freq` commands on one socket; returns each round trip.
+fn command_latencies(addr: SocketAddr, n: usize, seed: u64) -> Vec<Duration> {
+    let mut w = ws(addr);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let id = format!("{seed}-{i}");
+        let hz = 14_000_000 + ((seed * 7919 + i as u64) % 300_000);
+        let msg = json!({"type": "cmd", "id": id, "name": "set_freq", "params": {"freq": hz}})
+            .to_string();
+        let t = Instant::now();
+        w.send(Message::Text(msg.into())).unwrap();
+        loop {
+            let v = read_json(&mut w);
+            if v["type"] == "response" && v["id"] == id.as_str() {
+                assert_eq!(v["ok"], true, "{v}");
+                break;
+            }
+        }
+        out.push(t.elapsed());
+    }
+    out
+}
+
+/// A WebSocket opened by hand (no client-side buffers): upgrade request, 101 read.
+fn raw_ws(addr: SocketAddr) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(
+        b"GET /api/v1/ws HTTP/1.1\r\nHost: b\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .unwrap();
+    let mut buf = [0u8; 1024];
+    let n = s.read(&mut buf).unwrap();
+    assert!(
+        buf[..n].starts_with(b"HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&buf[..n])
+    );
+    s
+}
+
+/// A client text frame (masked with a zero key, as clients must mask).
+fn masked_text(payload: &[u8]) -> Vec<u8> {
+    assert!(payload.len() < 126);
+    let mut f = vec![0x81, 0x80 | payload.len() as u8, 0, 0, 0, 0];
+    f.extend_from_slice(payload);
+    f
+}
+
+fn report(label: &str, mut samples: Vec<Duration>, wall: Duration) {
+    samples.sort();
+    println!(
+        "{label}: p50 {}  p99 {}  max {}  ({:.0} commands/s)",
+        ms(percentile(&samples, 50.0)),
+        ms(percentile(&samples, 99.0)),
+        ms(*samples.last().unwrap()),
+        samples.len() as f64 / wall.as_secs_f64()
+    );
+}
+
+/// Keep-alive GETs of /api/v1/state for `secs` on `threads` connections.
+fn state_rate(addr: SocketAddr, threads: usize, secs: u64, etag: Option<String>) -> f64 {
+    let end = Instant::now() + Duration::from_secs(secs);
+    let handles: Vec<_> = (0..threads)
+        .map(|_| {
+            let etag = etag.clone();
+            std::thread::spawn(move || {
+                let mut s = TcpStream::connect(addr).unwrap();
+                s.set_nodelay(true).unwrap();
+                let mut req = String::from("GET /api/v1/state HTTP/1.1\r\nHost: b\r\n");
+                if let Some(e) = &etag {
+                    req.push_str(&format!("If-None-Match: {e}\r\n"));
+                }
+                req.push_str("\r\n");
+                let mut buf = vec![0u8; 65536];
+                let mut n = 0u64;
+                while Instant::now() < end {
+                    s.write_all(req.as_bytes()).unwrap();
+                    // read one response: head, then content-length bytes
+                    let mut have = 0;
+                    let (head_end, len) = loop {
+                        let r = s.read(&mut buf[have..]).unwrap();
+                        assert!(r > 0, "server closed the connection");
+                        have += r;
+                        if let Some(i) = buf[..have].windows(4).position(|w| w == b"\r\n\r\n") {
+                            let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
+                            let len = head
+                                .lines()
+                                .find_map(|l| {
+                                    l.strip_prefix("content-length:")
+                                        .map(|v| v.trim().parse::<usize>().unwrap())
+                                })
+                                .unwrap_or(0);
+                            break (i + 4, len);
+                        }
+                    };
+                    while have < head_end + len {
+                        have += s.read(&mut buf[have..]).unwrap();
+                    }
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: u64 = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    total as f64 / secs as f64
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let cmds = arg("--cmds", 5000) as usize;
+    let secs = arg("--seconds", 5);
+    let registry = ProfileRegistry::embedded();
+    let cfg = ServeConfig {
+        radio: RadioTarget::Simulated {
+            profile: registry.get("ic7610").unwrap(),
+        },
+        profile: None,
+        registry,
+        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+        auth_token: None,
+        tx_timeout: Duration::from_secs(180),
+        max_clients: 128,
+        log_level: log::LevelFilter::Warn,
+    };
+    // the rate limit would hold back a benchmark's back-to-back set_freq: switch it off
+    let web = WebConfig {
+        rate_window: Duration::ZERO,
+        ..WebConfig::default()
+    };
+    let srv = rigweb::app::start_with(
+        &cfg,
+        Tuning {
+            web: Some(web),
+            ..Tuning::default()
+        },
+    )
+    .unwrap();
+    let addr = srv.addr();
+    let t = Instant::now();
+    while !srv.app.radio.store().read(|c| c.connection.radio_ready) {
+        assert!(t.elapsed() < Duration::from_secs(10), "radio ready");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    println!("rigweb web benchmark (server + simulated IC-7610 in this process, loopback)");
+
+    let t = Instant::now();
+    let one = command_latencies(addr, cmds, 1);
+    report(
+        &format!("cmd -> response, 1 client, {cmds} set_freq"),
+        one,
+        t.elapsed(),
+    );
+
+    let t = Instant::now();
+    let handles: Vec<_> = (0..8u64)
+        .map(|c| std::thread::spawn(move || command_latencies(addr, cmds / 8, c + 10)))
+        .collect();
+    let all: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    report(
+        &format!("cmd -> response, 8 clients, {} set_freq each", cmds / 8),
+        all,
+        t.elapsed(),
+    );
+
+    for threads in [1, 4] {
+        let rate = state_rate(addr, threads, secs, None);
+        println!(
+            "GET /api/v1/state 200: {rate:.0} requests/s ({threads} keep-alive connection(s))"
+        );
+        let etag = format!("\"{}\"", srv.app.radio.store().revision());
+        let rate = state_rate(addr, threads, secs, Some(etag));
+        println!(
+            "GET /api/v1/state 304: {rate:.0} requests/s ({threads} keep-alive connection(s))"
+        );
+    }
+
+    std::thread::sleep(Duration::from_millis(500));
+    let before = status_kb("self", "VmRSS");
+    // raw sockets, so that only the server's memory is counted
+    let mut idle: Vec<TcpStream> = (0..50).map(|_| raw_ws(addr)).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let connected = status_kb("self", "VmRSS");
+    // a masked text frame: {"type":"subscribe","streams":["events"]}
+    let sub = masked_text(br#"{"type":"subscribe","streams":["events"]}"#);
+    for s in &mut idle {
+        s.write_all(&sub).unwrap();
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let subscribed = status_kb("self", "VmRSS");
+    let c0 = cpu_time("self");
+    std::thread::sleep(Duration::from_secs(secs));
+    let idle_cpu = cpu_time("self") - c0;
+    println!(
+        "RSS: {before} kB before; {connected} kB with 50 idle control clients (+{} kB); {subscribed} kB once subscribed",
+        connected.saturating_sub(before)
+    );
+    println!(
+        "CPU with 50 subscribed idle clients (server + simulator): {:.3} CPU-s/min",
+        idle_cpu.as_secs_f64() * 60.0 / secs as f64
+    );
+    drop(idle);
+    srv.shutdown();
+}
