@@ -7,6 +7,12 @@ use std::path::PathBuf;
 /// rigweb: a small, fast web server for Icom transceivers (IC-7610, IC-705, IC-9700)
 /// over their LAN protocol. Without --radio it serves a built-in simulated radio.
 #[derive(FromArgs, Debug)]
+#[argh(
+    example = "Serve the built-in simulated IC-7610 on http://localhost:8080/:\n$ rigweb",
+    example = "Serve a real IC-705 (password from the environment):\n$ RIGWEB_RADIO_PASSWORD=secret rigweb --radio 192.168.1.60 --radio-user op --profile ic705",
+    example = "Require a token on the API:\n$ rigweb --auth-token-file /etc/rigweb/token",
+    note = "The API is described in docs/API.md. SIGINT/SIGTERM release PTT and log out of the radio cleanly."
+)]
 pub struct Cli {
     /// radio host name or IP address (default: start the built-in simulated radio)
     #[argh(option)]
@@ -75,7 +81,12 @@ pub enum SubCommand {
 
 /// run the simulated radio alone (it speaks the Icom LAN protocol on UDP)
 #[derive(FromArgs, Debug)]
-#[argh(subcommand, name = "sim")]
+#[argh(
+    subcommand,
+    name = "sim",
+    example = "A simulated IC-9700 with 5 % packet loss:\n$ rigweb sim --model ic9700 --loss 0.05",
+    example = "Then serve it:\n$ RIGWEB_RADIO_PASSWORD=rigweb rigweb --radio 127.0.0.1 --radio-user rigweb"
+)]
 pub struct SimArgs {
     /// control port address; CI-V and audio use the next two ports (default 127.0.0.1:50001)
     #[argh(option, default = "String::from(\"127.0.0.1:50001\")")]

@@ -424,8 +424,11 @@ impl Executor {
                     p.id()
                 );
                 *self.profile.write() = p.clone();
-                self.store
-                    .modify(|c| c.detail.model = p.model().to_string());
+                let fresh = super::service::initial_content(&p).radio;
+                self.store.modify(|c| {
+                    c.radio = fresh;
+                    c.detail.model = p.model().to_string();
+                });
             }
             Some(_) => {}
             None => log::warn!(
