@@ -649,7 +649,9 @@ fn streams_closed_by_the_radio_are_requested_again() {
     let radio = start_radio("ic7610", &sim);
     wait_ready(&radio, READY);
     sim.kick_streams();
-    assert!(wait_for(Duration::from_secs(3), || !radio.store().read(|c| c.connection.rig_connected)));
+    assert!(wait_for(Duration::from_secs(3), || !radio
+        .store()
+        .read(|c| c.connection.rig_connected)));
     wait_ready(&radio, READY);
     assert!(sim.stats().streams_granted >= 2, "{:?}", sim.stats());
     radio.execute(Command::SetPower(12)).unwrap();
@@ -660,13 +662,27 @@ fn streams_closed_by_the_radio_are_requested_again() {
 fn the_profile_follows_the_radio_that_answers() {
     let sim = start_sim("ic705");
     // configured for an IC-7610 (stereo RX codec, two receivers) but an IC-705 answers
-    let radio = rigweb::radio::service::Radio::start(radio_config("ic7610", sim.addrs().control, "s3cret")).unwrap();
+    let radio =
+        rigweb::radio::service::Radio::start(radio_config("ic7610", sim.addrs().control, "s3cret"))
+            .unwrap();
     wait_ready(&radio, READY);
     assert_eq!(radio.profile().id(), "ic705");
     let st = radio.store().read(|c| c.clone());
-    assert!(st.radio.sub.is_none() && st.radio.main.vfo_b.is_some(), "{st:?}");
+    assert!(
+        st.radio.sub.is_none() && st.radio.main.vfo_b.is_some(),
+        "{st:?}"
+    );
     assert_eq!(st.detail.model, "IC-705");
-    assert_eq!(sim.stats().streams_rejected, 1, "stereo RX refused once, then mono");
-    radio.execute(Command::SetFreq { target: Target::Vfo(1), hz: 145_000_000 }).unwrap();
+    assert_eq!(
+        sim.stats().streams_rejected,
+        1,
+        "stereo RX refused once, then mono"
+    );
+    radio
+        .execute(Command::SetFreq {
+            target: Target::Vfo(1),
+            hz: 145_000_000,
+        })
+        .unwrap();
     radio.shutdown();
 }

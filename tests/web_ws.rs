@@ -494,3 +494,38 @@ fn subscriptions_do_not_survive_a_reconnect() {
     );
     srv.shutdown();
 }
+
+#[test]
+fn a_half_open_ptt_owner_is_noticed_within_seconds() {
+    use std::io::{Read, Write};
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut s = std::net::TcpStream::connect(a).unwrap();
+    s.write_all(
+        b"GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .unwrap();
+    let mut buf = [0u8; 4096];
+    let n = s.read(&mut buf).unwrap();
+    assert!(buf[..n].starts_with(b"HTTP/1.1 101"));
+    // a masked text frame with PTT on, then silence: no pongs, no close (like a dropped link)
+    let payload = br#"{"type":"cmd","id":"k","name":"ptt","params":{"state":true}}"#;
+    let mut f = vec![0x81, 0x80 | payload.len() as u8, 0, 0, 0, 0];
+    f.extend_from_slice(payload);
+    s.write_all(&f).unwrap();
+    let sim = srv.sim.as_ref().unwrap();
+    assert!(
+        wait_for(Duration::from_secs(2), || sim.snapshot().unwrap().ptt),
+        "keyed"
+    );
+    let t = Instant::now();
+    assert!(
+        wait_for(Duration::from_secs(8), || !sim.snapshot().unwrap().ptt),
+        "released"
+    );
+    eprintln!("a silent PTT owner was released after {:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(6));
+    drop(s);
+    srv.shutdown();
+}

@@ -147,6 +147,11 @@ pub trait Channel: Send {
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant>;
     /// The socket is gone (release what the client held).
     fn closed(&mut self);
+    /// A tighter keep-alive `(ping interval, pong timeout)` while the channel needs to
+    /// notice a vanished client quickly (e.g. while it holds PTT).
+    fn keepalive(&self) -> Option<(Duration, Duration)> {
+        None
+    }
 }
 
 /// A client ready to run: its handle for other threads, its queue and its waker.
@@ -233,7 +238,8 @@ pub fn run<K>(
     let mut out: Vec<Message> = Vec::new();
     let mut close: Option<(u16, String)> = None;
     let mut backed_up = false;
-    let mut last_pong = Instant::now();
+    // when the oldest unanswered ping was sent
+    let mut awaiting_pong: Option<Instant> = None;
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
     let mut channel_timer;
@@ -305,7 +311,14 @@ pub fn run<K>(
         }
         // 2. wait for the socket, a wake, or a timer
         let now = Instant::now();
-        let mut deadline = next_ping.min(last_pong + limits.pong_timeout);
+        let (ping_interval, pong_timeout) = channel
+            .keepalive()
+            .unwrap_or((limits.ping_interval, limits.pong_timeout));
+        next_ping = next_ping.min(now + ping_interval);
+        let mut deadline = next_ping;
+        if let Some(t) = awaiting_pong {
+            deadline = deadline.min(t + pong_timeout);
+        }
         if let Some(t) = channel_timer {
             deadline = deadline.min(t);
         }
@@ -351,7 +364,7 @@ pub fn run<K>(
                                     channel.binary(&b, &mut ctx);
                                 }
                             }
-                            Message::Pong(_) | Message::Ping(_) => last_pong = Instant::now(),
+                            Message::Pong(_) | Message::Ping(_) => awaiting_pong = None,
                             Message::Close(_) => {}
                             Message::Frame(_) => {}
                         }
@@ -393,11 +406,16 @@ pub fn run<K>(
         {
             break;
         }
-        if now >= last_pong + limits.pong_timeout && closing_since.is_none() {
+        let (ping_interval, pong_timeout) = channel
+            .keepalive()
+            .unwrap_or((limits.ping_interval, limits.pong_timeout));
+        if awaiting_pong.is_some_and(|t| now >= t + pong_timeout) && closing_since.is_none() {
             close = Some((1001, "pong timeout".into()));
+            awaiting_pong = None;
         } else if now >= next_ping {
             out.push(Message::Ping(Bytes::from_static(b"ka")));
-            next_ping = now + limits.ping_interval;
+            awaiting_pong.get_or_insert(now);
+            next_ping = now + ping_interval;
         }
         let mut ctx = Ctx {
             handle: &handle,

@@ -483,6 +483,12 @@ impl Channel for ControlChannel {
         self.limiter.next_due()
     }
 
+    fn keepalive(&self) -> Option<(Duration, Duration)> {
+        // while this client transmits, notice quickly if it vanishes without closing
+        (self.app.ptt.owner() == Some(self.id))
+            .then_some((Duration::from_secs(1), Duration::from_secs(3)))
+    }
+
     fn closed(&mut self) {
         if let Some((sid, _)) = self.feed.take() {
             self.app.radio.store().unsubscribe(sid);
