@@ -105,12 +105,18 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
                     p
                 }
             };
-            (None, *addr, user.clone(), password.clone(), profile)
+            (
+                None,
+                *addr,
+                user.clone(),
+                password.expose().to_string(),
+                profile,
+            )
         }
     };
     let control = ControlConfig {
         user,
-        password,
+        password: crate::util::Secret(password),
         rx_codec: profile.rx_codec_byte(),
         tx_codec: profile.tx_codec_byte(),
         sample_rate: profile.audio.sample_rate,
@@ -132,7 +138,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     })?);
     let meters = MeterPump::start(radio.clone())?;
     let web_cfg = WebConfig {
-        auth: Auth::new(cfg.auth_token.clone()),
+        auth: Auth::new(cfg.auth_token.as_ref().map(|t| t.expose().to_string())),
         max_clients: cfg.max_clients,
         ..tuning.web.unwrap_or_default()
     };
@@ -164,7 +170,7 @@ pub fn sim(cfg: SimCliConfig) -> Result<(), Box<dyn Error>> {
     let mut sc = SimConfig::new(cfg.profile.clone());
     sc.listen = cfg.listen;
     sc.user = cfg.user;
-    sc.password = cfg.password;
+    sc.password = cfg.password.expose().to_string();
     sc.seed = cfg.seed;
     sc.rig = SimRigConfig {
         seed: cfg.seed,

@@ -10,6 +10,8 @@ use std::time::Duration;
 use crate::cli::{Cli, SimArgs};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::sim::faults::FaultConfig;
+pub use crate::util::Secret;
+use crate::wire::lan::credentials;
 
 /// A configuration error: the flag and the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +39,7 @@ pub enum RadioTarget {
         /// User name.
         user: String,
         /// Password.
-        password: String,
+        password: Secret,
     },
     /// The built-in simulated radio.
     Simulated {
@@ -58,7 +60,7 @@ pub struct ServeConfig {
     /// Web listen address.
     pub listen: SocketAddr,
     /// Bearer token, when auth is on.
-    pub auth_token: Option<String>,
+    pub auth_token: Option<Secret>,
     /// Transmit timeout.
     pub tx_timeout: Duration,
     /// Most clients per WebSocket channel.
@@ -77,7 +79,7 @@ pub struct SimCliConfig {
     /// Credentials.
     pub user: String,
     /// Password.
-    pub password: String,
+    pub password: Secret,
     /// Seed.
     pub seed: u64,
     /// Sweeps per second.
@@ -167,10 +169,20 @@ impl ServeConfig {
                         ));
                     }
                 };
+                if !credentials::is_encodable(&user) {
+                    return Err(err(
+                        "--radio-user: 1 to 16 printable ASCII characters (what the radio protocol carries)",
+                    ));
+                }
+                if !credentials::is_encodable(&password) {
+                    return Err(err(
+                        "the radio password must be 1 to 16 printable ASCII characters (what the radio protocol carries)",
+                    ));
+                }
                 RadioTarget::Lan {
                     addr,
                     user,
-                    password,
+                    password: Secret(password),
                 }
             }
             None => RadioTarget::Simulated {
@@ -185,8 +197,8 @@ impl ServeConfig {
                 return Err(err("give --auth-token or --auth-token-file, not both"));
             }
             (Some(t), None) if t.trim().is_empty() => return Err(err("--auth-token is empty")),
-            (Some(t), None) => Some(t.trim().to_string()),
-            (None, Some(f)) => Some(read_secret(f, "--auth-token-file")?),
+            (Some(t), None) => Some(Secret(t.trim().to_string())),
+            (None, Some(f)) => Some(Secret(read_secret(f, "--auth-token-file")?)),
             (None, None) => None,
         };
         if cli.tx_timeout == 0 || cli.tx_timeout > 3600 {
@@ -224,16 +236,16 @@ impl SimCliConfig {
                 a.sweep_rate
             )));
         }
-        if a.user.is_empty() || a.user.len() > 16 || a.password.len() > 16 {
+        if !credentials::is_encodable(&a.user) || !credentials::is_encodable(&a.password) {
             return Err(err(
-                "--user and --password: 1 to 16 characters (the protocol carries 16)",
+                "--user and --password: 1 to 16 printable ASCII characters (what the radio protocol carries)",
             ));
         }
         Ok(SimCliConfig {
             listen: socket_addr(&a.listen, "--listen")?,
             profile: profile(&registry, &a.model, "--model")?,
             user: a.user.clone(),
-            password: a.password.clone(),
+            password: Secret(a.password.clone()),
             seed: a.seed,
             sweep_rate: a.sweep_rate,
             faults: FaultConfig {

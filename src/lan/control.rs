@@ -19,7 +19,7 @@ pub struct ControlConfig {
     /// Radio user name.
     pub user: String,
     /// Radio password.
-    pub password: String,
+    pub password: crate::util::Secret,
     /// Name the radio shows for this client.
     pub computer_name: String,
     /// RX codec byte asked for.
@@ -50,7 +50,7 @@ impl Default for ControlConfig {
     fn default() -> Self {
         ControlConfig {
             user: String::new(),
-            password: String::new(),
+            password: crate::util::Secret(String::new()),
             computer_name: "rigweb".into(),
             rx_codec: codec::PCM16_MONO,
             tx_codec: codec::PCM16_MONO,
@@ -274,7 +274,7 @@ impl ControlClient {
                             login_inner,
                             tok,
                             &cfg.user,
-                            &cfg.password,
+                            cfg.password.expose(),
                             &cfg.computer_name,
                         )
                         .emit()

@@ -139,7 +139,11 @@ impl AudioFrame {
         buf[0] = self.msg_type;
         buf[1] = self.codec;
         field::put_u16le(&mut buf, 2, self.sequence);
-        field::put_u16le(&mut buf, 4, (self.sample_rate / 100) as u16);
+        field::put_u16le(
+            &mut buf,
+            4,
+            (self.sample_rate / 100).min(u32::from(u16::MAX)) as u16,
+        );
         buf[6] = self.channels;
         buf[7] = self.frame_ms;
         buf[AUDIO_HEADER_LEN..].copy_from_slice(&self.payload);

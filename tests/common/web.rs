@@ -23,7 +23,7 @@ pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
         profile: None,
         registry,
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        auth_token: token.map(str::to_string),
+        auth_token: token.map(|t| rigweb::config::Secret(t.to_string())),
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,

@@ -46,9 +46,20 @@ pub fn significant(field: &[u8; 16]) -> &[u8] {
     &field[..end]
 }
 
+/// True when `text` can be carried: 1 to 16 printable ASCII characters (the range the
+/// obfuscation table covers; anything else would encode to 0 and end the field early).
+pub fn is_encodable(text: &str) -> bool {
+    (1..=MAX_CREDENTIAL_LEN).contains(&text.len())
+        && text.bytes().all(|b| (0x20..=0x7E).contains(&b))
+}
+
 /// True when `received` (as sent on the wire) matches the configured plain `expected`:
-/// the obfuscated form, or (as some radios accept) the plain text.
+/// the obfuscated form, or (as some radios accept) the plain text. An `expected` that
+/// [`is_encodable`] rejects never matches.
 pub fn matches(received: &[u8; 16], expected: &str) -> bool {
+    if !is_encodable(expected) {
+        return false;
+    }
     let got = significant(received);
     let encoded = encode(expected);
     let want = significant(&encoded);
@@ -62,4 +73,24 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unencodable_expectations_never_match() {
+        assert!(
+            !matches(&[0; 16], "€uro-secret"),
+            "an all-zero field must not match"
+        );
+        let mut pass = [0u8; 16];
+        pass[..4].copy_from_slice(&encode("pass")[..4]);
+        assert!(!matches(&pass, "pass€word"));
+        assert!(!matches(&[0; 16], ""), "empty credentials are refused");
+        assert!(is_encodable("~ !"));
+        assert!(!is_encodable("seventeen-chars-x"));
+        assert!(!is_encodable("tab\t"));
+    }
 }

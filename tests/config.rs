@@ -1,0 +1,99 @@
+//! Command-line validation: every mistake is an error that names the flag.
+
+use rigweb::cli::{Cli, SubCommand};
+use rigweb::config::{RadioTarget, ServeConfig, SimCliConfig};
+
+fn cli(args: &[&str]) -> Cli {
+    argh::FromArgs::from_args(&["rigweb"], args).expect("parses")
+}
+
+fn serve_err(args: &[&str], env: Option<&str>) -> String {
+    ServeConfig::from_cli(&cli(args), env.map(str::to_string))
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn defaults_serve_the_simulator() {
+    let c = ServeConfig::from_cli(&cli(&[]), None).unwrap();
+    assert!(matches!(c.radio, RadioTarget::Simulated { .. }));
+    assert_eq!(c.listen.to_string(), "0.0.0.0:8080");
+    assert!(c.auth_token.is_none());
+}
+
+#[test]
+fn a_real_radio_needs_user_and_password() {
+    assert!(serve_err(&["--radio", "127.0.0.1"], None).contains("--radio-user"));
+    let e = serve_err(&["--radio", "127.0.0.1", "--radio-user", "op"], None);
+    assert!(e.contains("RIGWEB_RADIO_PASSWORD"), "{e}");
+    let c = ServeConfig::from_cli(
+        &cli(&["--radio", "127.0.0.1", "--radio-user", "op"]),
+        Some("pw".into()),
+    )
+    .unwrap();
+    assert!(matches!(c.radio, RadioTarget::Lan { ref password, .. } if password.expose() == "pw"));
+    assert!(
+        !format!("{c:?}").contains("pw\""),
+        "secrets do not show in Debug"
+    );
+    let e = serve_err(
+        &["--radio", "127.0.0.1", "--radio-user", "op"],
+        Some("pass€word"),
+    );
+    assert!(e.contains("printable ASCII"), "{e}");
+    let e = serve_err(
+        &[
+            "--radio",
+            "127.0.0.1",
+            "--radio-user",
+            "a-very-long-user-name",
+        ],
+        Some("pw"),
+    );
+    assert!(e.contains("--radio-user"), "{e}");
+}
+
+#[test]
+fn bad_flags_name_themselves() {
+    assert!(serve_err(&["--profile", "ic999"], None).contains("--profile \"ic999\""));
+    assert!(serve_err(&["--sim-model", "x"], None).contains("--sim-model"));
+    assert!(serve_err(&["--listen", "nope"], None).contains("--listen"));
+    assert!(serve_err(&["--auth-token", " "], None).contains("--auth-token"));
+    assert!(
+        serve_err(&["--auth-token-file", "/nonexistent/token"], None).contains("--auth-token-file")
+    );
+    assert!(serve_err(&["--tx-timeout", "0"], None).contains("--tx-timeout"));
+    assert!(serve_err(&["--log-level", "loud"], None).contains("--log-level"));
+    assert!(serve_err(&["--auth-token", "a", "--auth-token-file", "f"], None).contains("not both"));
+}
+
+#[test]
+fn sim_flags() {
+    let c = cli(&["sim", "--model", "ic705", "--loss", "0.1", "--nak", "0.5"]);
+    let Some(SubCommand::Sim(a)) = &c.command else {
+        panic!("sim")
+    };
+    let s = SimCliConfig::from_args(a).unwrap();
+    assert_eq!(s.profile.id(), "ic705");
+    assert_eq!((s.faults.loss, s.faults.nak), (0.1, 0.5));
+    let c = cli(&["sim", "--loss", "1.5"]);
+    let Some(SubCommand::Sim(a)) = &c.command else {
+        panic!("sim")
+    };
+    assert!(
+        SimCliConfig::from_args(a)
+            .unwrap_err()
+            .to_string()
+            .contains("--loss")
+    );
+    let c = cli(&["sim", "--password", "€"]);
+    let Some(SubCommand::Sim(a)) = &c.command else {
+        panic!("sim")
+    };
+    assert!(
+        SimCliConfig::from_args(a)
+            .unwrap_err()
+            .to_string()
+            .contains("printable ASCII")
+    );
+}
