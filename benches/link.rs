@@ -21,15 +21,6 @@ use rigweb::radio::executor::ExecutorConfig;
 use rigweb::radio::service::{Radio, RadioConfig};
 use support::*;
 
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn radio_for(port: u16) -> Radio {
     let reg = ProfileRegistry::embedded();
     let p = reg.get("ic7610").unwrap();

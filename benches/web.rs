@@ -20,15 +20,6 @@ use serde_json::{Value, json};
 use support::*;
 use tungstenite::{Message, WebSocket};
 
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn ws(addr: SocketAddr) -> WebSocket<TcpStream> {
     let s = TcpStream::connect(addr).unwrap();
     s.set_nodelay(true).unwrap();

@@ -117,3 +117,13 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let r = f();
     (r, t.elapsed())
 }
+
+/// The value after `--name` on the command line, or `default`.
+pub fn arg(name: &str, default: u64) -> u64 {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

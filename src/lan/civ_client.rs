@@ -130,17 +130,7 @@ impl CivClient {
         let Some(stream) = self.port.stream_mut() else {
             return false;
         };
-        let ids = stream.ids();
-        stream.send_tracked(now, out, |seq| {
-            CivDataRepr {
-                seq,
-                sent_id: ids.0,
-                rcvd_id: ids.1,
-                inner_seq: inner,
-                payload: civ_bytes.to_vec(),
-            }
-            .emit()
-        });
+        stream.send_packet(now, out, CivDataRepr::new(inner, civ_bytes.to_vec()));
         self.inner_seq = inner.wrapping_add(1);
         true
     }
@@ -148,17 +138,7 @@ impl CivClient {
     fn send_openclose(&mut self, open: bool, now: Instant, out: &mut Vec<Vec<u8>>) {
         let inner = self.inner_seq;
         if let Some(stream) = self.port.stream_mut() {
-            let ids = stream.ids();
-            stream.send_tracked(now, out, |seq| {
-                OpenCloseRepr {
-                    seq,
-                    sent_id: ids.0,
-                    rcvd_id: ids.1,
-                    inner_seq: inner,
-                    open,
-                }
-                .emit()
-            });
+            stream.send_packet(now, out, OpenCloseRepr::new(inner, open));
             self.inner_seq = inner.wrapping_add(1);
         }
     }

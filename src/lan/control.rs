@@ -266,19 +266,16 @@ impl ControlClient {
                 let cfg = &self.cfg;
                 let tok = self.tok_request;
                 if let Some(stream) = self.port.stream_mut() {
-                    let ids = stream.ids();
-                    stream.send_tracked(now, out, |seq| {
-                        LoginRepr::new(
-                            ids,
-                            seq,
-                            login_inner,
-                            tok,
-                            &cfg.user,
-                            cfg.password.expose(),
-                            &cfg.computer_name,
-                        )
-                        .emit()
-                    });
+                    let login = LoginRepr::new(
+                        (0, 0),
+                        0,
+                        login_inner,
+                        tok,
+                        &cfg.user,
+                        cfg.password.expose(),
+                        &cfg.computer_name,
+                    );
+                    stream.send_packet(now, out, login);
                 }
                 self.phase = Phase::LoggingIn;
                 self.deadline = now + self.cfg.login_timeout;
@@ -430,9 +427,11 @@ impl ControlClient {
         let (tok_request, token) = (self.tok_request, self.token);
         if let Some(stream) = self.port.stream_mut() {
             let ids = stream.ids();
-            stream.send_tracked(now, out, |seq| {
-                TokenRepr::request(ids, seq, kind, inner, tok_request, token).emit()
-            });
+            stream.send_packet(
+                now,
+                out,
+                TokenRepr::request(ids, 0, kind, inner, tok_request, token),
+            );
         }
     }
 
@@ -441,11 +440,10 @@ impl ControlClient {
         let Some(stream) = self.port.stream_mut() else {
             return;
         };
-        let (sent_id, rcvd_id) = stream.ids();
-        let mut req = StreamRequestRepr {
+        let req = StreamRequestRepr {
             seq: 0,
-            sent_id,
-            rcvd_id,
+            sent_id: 0,
+            rcvd_id: 0,
             inner_seq: inner,
             tok_request: self.tok_request,
             token: self.token,
@@ -463,10 +461,7 @@ impl ControlClient {
             tx_buffer_ms: self.cfg.tx_buffer_ms,
             convert: 1,
         };
-        stream.send_tracked(now, out, |seq| {
-            req.seq = seq;
-            req.emit()
-        });
+        stream.send_packet(now, out, req);
         self.phase = Phase::AwaitingStatus;
         self.deadline = now + self.cfg.status_timeout;
     }

@@ -1,6 +1,7 @@
 //! The CI-V and audio socket threads of the link. Each owns its socket and session;
 //! commands arrive on a channel with a waker, and what the radio sends goes to the
-//! link's sinks (scope sweeps apart from other CI-V frames).
+//! link's sinks (scope sweeps apart from other CI-V frames). Both threads run the same
+//! driver loop ([`drive`]) around a [`PortRole`].
 
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
@@ -66,6 +67,23 @@ fn report(r: &Report, p: PortReport) {
     }
 }
 
+/// The session side of a port thread.
+trait PortRole: Send + 'static {
+    type Cmd: Send + 'static;
+    /// Thread name, for logs.
+    fn name(&self) -> &'static str;
+    /// Where datagrams go and come from (`None`: no session).
+    fn radio(&self) -> Option<SocketAddr>;
+    /// Handles a command; false ends the thread.
+    fn command(&mut self, cmd: Self::Cmd, now: Instant, out: &mut Vec<Vec<u8>>) -> bool;
+    /// Handles a datagram from the radio.
+    fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>);
+    /// Runs timers and hands on events.
+    fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>);
+    /// When `tick` next has work (`None`: only input wakes the thread).
+    fn deadline(&self, now: Instant) -> Option<Instant>;
+}
+
 fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
     if let Some(to) = to {
         for d in out.drain(..) {
@@ -77,21 +95,15 @@ fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
     out.clear();
 }
 
-/// Starts the CI-V thread on `sock`.
-pub(super) fn spawn_civ_thread(
-    sock: UdpSocket,
-    cfg: CivClientConfig,
-    sinks: LinkSinks,
-    shared: Arc<LinkShared>,
-    to_sup: Report,
-) -> io::Result<PortThread<CivCmd>> {
+/// Starts a thread running `role` on `sock`.
+fn spawn<R: PortRole>(sock: UdpSocket, role: R) -> io::Result<PortThread<R::Cmd>> {
     sock.set_nonblocking(true)?;
     let port = sock.local_addr()?.port();
     let (tx, rx) = crossbeam_channel::unbounded();
     let (waker, wake) = waker::pair()?;
     let thread = std::thread::Builder::new()
-        .name("lan-civ".into())
-        .spawn(move || civ_loop(sock, cfg, sinks, shared, to_sup, rx, wake))?;
+        .name(role.name().into())
+        .spawn(move || drive(sock, rx, wake, role))?;
     Ok(PortThread {
         tx,
         waker,
@@ -100,31 +112,17 @@ pub(super) fn spawn_civ_thread(
     })
 }
 
-fn civ_loop(
-    sock: UdpSocket,
-    cfg: CivClientConfig,
-    sinks: LinkSinks,
-    shared: Arc<LinkShared>,
-    to_sup: Report,
-    rx: Receiver<CivCmd>,
-    mut wake: WakeReceiver,
-) {
-    let my_id = id_for_port(sock.local_addr().map(|a| a.port()).unwrap_or(1));
-    let mut client: Option<CivClient> = None;
-    let mut radio: Option<SocketAddr> = None;
+/// The loop of a port thread: wait for the socket, a command or the next timer.
+fn drive<R: PortRole>(sock: UdpSocket, rx: Receiver<R::Cmd>, mut wake: WakeReceiver, mut role: R) {
     let mut buf = vec![0u8; 65536];
     let mut out = Vec::new();
-    let mut reported_malformed = 0;
     loop {
-        let now = Instant::now();
-        let deadline = client.as_ref().map(|c| c.next_deadline(now));
-        let ready = match poll(
-            &[Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())],
-            deadline,
-        ) {
+        let deadline = role.deadline(Instant::now());
+        let interests = [Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())];
+        let ready = match poll(&interests, deadline) {
             Ok(r) => r,
             Err(e) => {
-                log::error!("lan-civ: poll failed: {e}");
+                log::error!("{}: poll failed: {e}", role.name());
                 return;
             }
         };
@@ -132,85 +130,148 @@ fn civ_loop(
         if ready[1].readable {
             wake.clear();
             for cmd in drain(&rx) {
-                match cmd {
-                    CivCmd::Open { radio: addr } => {
-                        radio = Some(addr);
-                        let mut c = CivClient::new(cfg.clone(), my_id, now);
-                        c.poll(now, &mut out);
-                        client = Some(c);
-                    }
-                    CivCmd::Close => {
-                        if let Some(mut c) = client.take() {
-                            c.close(now, &mut out);
-                        }
-                    }
-                    CivCmd::Send(bytes) => {
-                        let sent = client
-                            .as_mut()
-                            .is_some_and(|c| c.send(&bytes, now, &mut out));
-                        if !sent {
-                            log::debug!(
-                                "lan-civ: CI-V stream not up; {} bytes dropped",
-                                bytes.len()
-                            );
-                        }
-                    }
-                    CivCmd::Shutdown => {
-                        if let Some(mut c) = client.take() {
-                            c.close(now, &mut out);
-                        }
-                        send_all(&sock, radio, &mut out);
-                        return;
-                    }
+                let go_on = role.command(cmd, now, &mut out);
+                send_all(&sock, role.radio(), &mut out);
+                if !go_on {
+                    return;
                 }
-                send_all(&sock, radio, &mut out);
             }
         }
         if ready[0].readable {
             loop {
                 match sock.recv_from(&mut buf) {
-                    Ok((n, from)) => {
-                        if Some(from) != radio {
-                            log::debug!("lan-civ: datagram from unexpected {from} ignored");
-                            continue;
-                        }
-                        if let Some(c) = client.as_mut() {
-                            shared.touch_civ(now);
-                            c.receive(&buf[..n], now, &mut out);
-                        }
+                    Ok((n, from)) if Some(from) == role.radio() => {
+                        role.receive(&buf[..n], now, &mut out)
+                    }
+                    Ok((_, from)) => {
+                        log::debug!("{}: datagram from unexpected {from} ignored", role.name())
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                     Err(e) => {
-                        log::debug!("lan-civ: recv: {e}");
+                        log::debug!("{}: recv: {e}", role.name());
                         break;
                     }
                 }
             }
         }
-        let Some(c) = client.as_mut() else {
-            continue;
+        role.tick(now, &mut out);
+        send_all(&sock, role.radio(), &mut out);
+    }
+}
+
+/// The CI-V port.
+struct CivRole {
+    cfg: CivClientConfig,
+    my_id: u32,
+    client: Option<CivClient>,
+    radio: Option<SocketAddr>,
+    sinks: LinkSinks,
+    shared: Arc<LinkShared>,
+    to_sup: Report,
+    reported_malformed: u64,
+}
+
+/// Starts the CI-V thread on `sock`.
+pub(super) fn spawn_civ_thread(
+    sock: UdpSocket,
+    cfg: CivClientConfig,
+    sinks: LinkSinks,
+    shared: Arc<LinkShared>,
+    to_sup: Report,
+) -> io::Result<PortThread<CivCmd>> {
+    let my_id = id_for_port(sock.local_addr()?.port());
+    let role = CivRole {
+        cfg,
+        my_id,
+        client: None,
+        radio: None,
+        sinks,
+        shared,
+        to_sup,
+        reported_malformed: 0,
+    };
+    spawn(sock, role)
+}
+
+impl PortRole for CivRole {
+    type Cmd = CivCmd;
+
+    fn name(&self) -> &'static str {
+        "lan-civ"
+    }
+
+    fn radio(&self) -> Option<SocketAddr> {
+        self.radio
+    }
+
+    fn command(&mut self, cmd: CivCmd, now: Instant, out: &mut Vec<Vec<u8>>) -> bool {
+        match cmd {
+            CivCmd::Open { radio } => {
+                self.radio = Some(radio);
+                self.reported_malformed = 0;
+                let mut c = CivClient::new(self.cfg.clone(), self.my_id, now);
+                c.poll(now, out);
+                self.client = Some(c);
+            }
+            CivCmd::Close => {
+                if let Some(mut c) = self.client.take() {
+                    c.close(now, out);
+                }
+            }
+            CivCmd::Send(bytes) => {
+                let sent = self
+                    .client
+                    .as_mut()
+                    .is_some_and(|c| c.send(&bytes, now, out));
+                if !sent {
+                    log::debug!("lan-civ: CI-V stream not up; {} bytes dropped", bytes.len());
+                }
+            }
+            CivCmd::Shutdown => {
+                if let Some(mut c) = self.client.take() {
+                    c.close(now, out);
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) {
+        if let Some(c) = self.client.as_mut() {
+            self.shared.touch_civ(now);
+            c.receive(buf, now, out);
+        }
+    }
+
+    fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
+        let Some(c) = self.client.as_mut() else {
+            return;
         };
-        c.poll(now, &mut out);
-        send_all(&sock, radio, &mut out);
+        c.poll(now, out);
         for ev in c.take_events() {
             match ev {
-                CivEvent::Frames(frames) => route(frames, &sinks),
-                CivEvent::Opened => report(&to_sup, PortReport::CivOpened),
-                CivEvent::Recovering => report(&to_sup, PortReport::CivRecovering),
-                CivEvent::Recovered => report(&to_sup, PortReport::CivRecovered),
+                CivEvent::Frames(frames) => route(frames, &self.sinks),
+                CivEvent::Opened => report(&self.to_sup, PortReport::CivOpened),
+                CivEvent::Recovering => report(&self.to_sup, PortReport::CivRecovering),
+                CivEvent::Recovered => report(&self.to_sup, PortReport::CivRecovered),
                 CivEvent::Unreachable | CivEvent::Disconnected => {
-                    report(&to_sup, PortReport::CivLost)
+                    report(&self.to_sup, PortReport::CivLost)
                 }
             }
         }
         let malformed = c.malformed();
-        if malformed != reported_malformed {
+        if malformed != self.reported_malformed {
             report(
-                &to_sup,
-                PortReport::Malformed(malformed - reported_malformed),
+                &self.to_sup,
+                PortReport::Malformed(malformed - self.reported_malformed),
             );
-            reported_malformed = malformed;
+            self.reported_malformed = malformed;
         }
+    }
+
+    fn deadline(&self, now: Instant) -> Option<Instant> {
+        self.client.as_ref().map(|c| c.next_deadline(now))
     }
 }
 
@@ -226,6 +287,16 @@ fn route(frames: Vec<Frame>, sinks: &LinkSinks) {
     }
 }
 
+/// The audio port.
+struct AudioRole {
+    discovery: DiscoveryConfig,
+    my_id: u32,
+    client: Option<AudioClient>,
+    radio: Option<SocketAddr>,
+    sinks: LinkSinks,
+    to_sup: Report,
+}
+
 /// Starts the audio thread on `sock`.
 pub(super) fn spawn_audio_thread(
     sock: UdpSocket,
@@ -233,116 +304,85 @@ pub(super) fn spawn_audio_thread(
     sinks: LinkSinks,
     to_sup: Report,
 ) -> io::Result<PortThread<AudioCmd>> {
-    sock.set_nonblocking(true)?;
-    let port = sock.local_addr()?.port();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let (waker, wake) = waker::pair()?;
-    let thread = std::thread::Builder::new()
-        .name("lan-audio".into())
-        .spawn(move || audio_loop(sock, discovery, sinks, to_sup, rx, wake))?;
-    Ok(PortThread {
-        tx,
-        waker,
-        thread,
-        port,
-    })
+    let my_id = id_for_port(sock.local_addr()?.port());
+    let role = AudioRole {
+        discovery,
+        my_id,
+        client: None,
+        radio: None,
+        sinks,
+        to_sup,
+    };
+    spawn(sock, role)
 }
 
-fn audio_loop(
-    sock: UdpSocket,
-    discovery: DiscoveryConfig,
-    sinks: LinkSinks,
-    to_sup: Report,
-    rx: Receiver<AudioCmd>,
-    mut wake: WakeReceiver,
-) {
-    let my_id = id_for_port(sock.local_addr().map(|a| a.port()).unwrap_or(2));
-    let mut client: Option<AudioClient> = None;
-    let mut radio: Option<SocketAddr> = None;
-    let mut buf = vec![0u8; 65536];
-    let mut out = Vec::new();
-    loop {
-        let now = Instant::now();
-        let deadline = client.as_ref().map(|c| c.next_deadline(now));
-        let ready = match poll(
-            &[Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())],
-            deadline,
-        ) {
-            Ok(r) => r,
-            Err(e) => {
-                log::error!("lan-audio: poll failed: {e}");
-                return;
+impl PortRole for AudioRole {
+    type Cmd = AudioCmd;
+
+    fn name(&self) -> &'static str {
+        "lan-audio"
+    }
+
+    fn radio(&self) -> Option<SocketAddr> {
+        self.radio
+    }
+
+    fn command(&mut self, cmd: AudioCmd, now: Instant, out: &mut Vec<Vec<u8>>) -> bool {
+        match cmd {
+            AudioCmd::Open { radio } => {
+                self.radio = Some(radio);
+                let mut c = AudioClient::new(self.discovery.clone(), self.my_id, now);
+                c.poll(now, out);
+                self.client = Some(c);
             }
-        };
-        let now = Instant::now();
-        if ready[1].readable {
-            wake.clear();
-            for cmd in drain(&rx) {
-                match cmd {
-                    AudioCmd::Open { radio: addr } => {
-                        radio = Some(addr);
-                        let mut c = AudioClient::new(discovery.clone(), my_id, now);
-                        c.poll(now, &mut out);
-                        client = Some(c);
-                    }
-                    AudioCmd::Close => {
-                        if let Some(mut c) = client.take() {
-                            c.close(&mut out);
-                        }
-                    }
-                    AudioCmd::Tx(block) => {
-                        if let Some(c) = client.as_mut() {
-                            c.send(&block, now, &mut out);
-                        }
-                    }
-                    AudioCmd::StartTx => {
-                        if let Some(c) = client.as_mut() {
-                            c.start_tx();
-                        }
-                    }
-                    AudioCmd::Shutdown => {
-                        if let Some(mut c) = client.take() {
-                            c.close(&mut out);
-                        }
-                        send_all(&sock, radio, &mut out);
-                        return;
-                    }
-                }
-                send_all(&sock, radio, &mut out);
-            }
-        }
-        if ready[0].readable {
-            loop {
-                match sock.recv_from(&mut buf) {
-                    Ok((n, from)) => {
-                        if Some(from) != radio {
-                            continue;
-                        }
-                        if let Some(c) = client.as_mut() {
-                            c.receive(&buf[..n], now, &mut out);
-                        }
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                    Err(e) => {
-                        log::debug!("lan-audio: recv: {e}");
-                        break;
-                    }
+            AudioCmd::Close => {
+                if let Some(mut c) = self.client.take() {
+                    c.close(out);
                 }
             }
+            AudioCmd::Tx(block) => {
+                if let Some(c) = self.client.as_mut() {
+                    c.send(&block, now, out);
+                }
+            }
+            AudioCmd::StartTx => {
+                if let Some(c) = self.client.as_mut() {
+                    c.start_tx();
+                }
+            }
+            AudioCmd::Shutdown => {
+                if let Some(mut c) = self.client.take() {
+                    c.close(out);
+                }
+                return false;
+            }
         }
-        let Some(c) = client.as_mut() else {
-            continue;
+        true
+    }
+
+    fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) {
+        if let Some(c) = self.client.as_mut() {
+            c.receive(buf, now, out);
+        }
+    }
+
+    fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
+        let Some(c) = self.client.as_mut() else {
+            return;
         };
-        c.poll(now, &mut out);
-        send_all(&sock, radio, &mut out);
+        c.poll(now, out);
         for ev in c.take_events() {
             match ev {
                 AudioEvent::Block(b) => {
-                    let _ = sinks.audio.try_send(b);
+                    let _ = self.sinks.audio.try_send(b);
                 }
-                AudioEvent::Ready => report(&to_sup, PortReport::AudioReady),
-                AudioEvent::Unreachable => report(&to_sup, PortReport::AudioLost),
+                AudioEvent::Ready => report(&self.to_sup, PortReport::AudioReady),
+                AudioEvent::Unreachable => report(&self.to_sup, PortReport::AudioLost),
             }
         }
+    }
+
+    fn deadline(&self, now: Instant) -> Option<Instant> {
+        self.client.as_ref().map(|c| c.next_deadline(now))
     }
 }

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::rx_window::{Accepted, RxCounters, RxWindow};
-use crate::wire::lan::{ControlRepr, Packet, PingRepr, RetransmitRepr, ptype};
+use crate::wire::lan::{ControlRepr, Packet, PingRepr, RetransmitRepr, Tracked, ptype};
 
 /// Transport parameters of one stream.
 #[derive(Debug, Clone)]
@@ -200,6 +200,12 @@ impl Stream {
         self.stats.tracked_sent += 1;
         self.last_tracked_send = now;
         out.push(bytes);
+    }
+
+    /// Sends a tracked packet: its seq and ids are filled in here.
+    pub fn send_packet(&mut self, now: Instant, out: &mut Vec<Vec<u8>>, pkt: impl Tracked) {
+        let ids = self.ids();
+        self.send_tracked(now, out, |seq| pkt.emit_tracked(seq, ids));
     }
 
     /// An untracked header-only packet (`DISCONNECT`, ...) with this stream's ids.

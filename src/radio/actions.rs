@@ -114,7 +114,7 @@ impl Executor {
                 let b = civ::bcd_byte(*db).map_err(internal)?;
                 self.routed(*receiver, CivRequest::set(self.addr(), 0x11, &[b]))?;
                 self.store.modify(|c| {
-                    if let Some(r) = receiver_mut(&mut c.radio, *receiver) {
+                    if let Some(r) = c.radio.receiver_mut(*receiver) {
                         r.att = *db;
                     }
                 });
@@ -124,7 +124,7 @@ impl Executor {
                 let b = civ::bcd_byte(*level).map_err(internal)?;
                 self.routed(*receiver, CivRequest::set(self.addr(), 0x16, &[0x02, b]))?;
                 self.store.modify(|c| {
-                    if let Some(r) = receiver_mut(&mut c.radio, *receiver) {
+                    if let Some(r) = c.radio.receiver_mut(*receiver) {
                         r.preamp = *level;
                     }
                 });
@@ -310,17 +310,6 @@ impl Executor {
             }
         }
         Ok(Value::Object(out))
-    }
-}
-
-fn receiver_mut(
-    s: &mut super::state::RadioState,
-    r: u8,
-) -> Option<&mut super::state::ReceiverState> {
-    if r == 0 {
-        Some(&mut s.main)
-    } else {
-        s.sub.as_mut()
     }
 }
 

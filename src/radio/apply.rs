@@ -132,14 +132,6 @@ pub fn vfo_of(s: &RadioState, target: Target) -> Option<(u64, String, u8, u8)> {
     }
 }
 
-fn receiver_mut(s: &mut RadioState, r: u8) -> Option<&mut super::state::ReceiverState> {
-    if r == 0 {
-        Some(&mut s.main)
-    } else {
-        s.sub.as_mut()
-    }
-}
-
 fn filter_byte(b: Option<&u8>) -> Option<u8> {
     b.and_then(|&f| civ::from_bcd_byte(f).ok())
         .filter(|f| (1..=3).contains(f))
@@ -194,7 +186,7 @@ pub fn apply_frame(c: &mut StateContent, profile: &Profile, f: &Frame) -> bool {
                 return false;
             };
             let r = selected_receiver(s);
-            if let Some(rx) = receiver_mut(s, if scheme == VfoScheme::MainSub { r } else { 0 }) {
+            if let Some(rx) = s.receiver_mut(if scheme == VfoScheme::MainSub { r } else { 0 }) {
                 rx.att = db;
             }
         }
@@ -203,7 +195,7 @@ pub fn apply_frame(c: &mut StateContent, profile: &Profile, f: &Frame) -> bool {
                 return false;
             };
             let r = selected_receiver(s);
-            if let Some(rx) = receiver_mut(s, if scheme == VfoScheme::MainSub { r } else { 0 }) {
+            if let Some(rx) = s.receiver_mut(if scheme == VfoScheme::MainSub { r } else { 0 }) {
                 rx.preamp = level;
             }
         }
@@ -232,7 +224,7 @@ pub fn apply_frame(c: &mut StateContent, profile: &Profile, f: &Frame) -> bool {
 
 /// A command-29 reply for receiver `rx`: `<cmd> [<sub>] <data>`.
 fn apply_receiver(s: &mut RadioState, rx: u8, inner: &[u8]) -> bool {
-    let Some(r) = receiver_mut(s, rx) else {
+    let Some(r) = s.receiver_mut(rx) else {
         return false;
     };
     match inner {

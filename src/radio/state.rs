@@ -118,6 +118,17 @@ pub struct RadioState {
     pub scope: ScopeState,
 }
 
+impl RadioState {
+    /// Receiver `r` (0 MAIN, 1 SUB), if the radio has it.
+    pub fn receiver_mut(&mut self, r: u8) -> Option<&mut ReceiverState> {
+        if r == 0 {
+            Some(&mut self.main)
+        } else {
+            self.sub.as_mut()
+        }
+    }
+}
+
 /// The `connection` object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]

@@ -13,8 +13,8 @@ use super::rng::Rng;
 use super::server::{SimAddrs, SimConfig, SimStats};
 use crate::wire::lan::{
     self, CapabilitiesRepr, ControlRepr, Header, LoginRepr, LoginResponseRepr, Origin, Packet,
-    Port, RadioCapability, RadioConnInfoRepr, StatusRepr, StreamRequestRepr, TokenRepr, codec,
-    credentials, ptype, token_kind,
+    Port, RadioCapability, RadioConnInfoRepr, StatusRepr, StreamRequestRepr, TokenRepr, Tracked,
+    codec, credentials, ptype, token_kind,
 };
 
 /// Datagrams to send: port, peer, bytes.
@@ -273,13 +273,7 @@ impl SimProtocol {
             },
             connection_type: conn_type,
         };
-        self.send_ctrl(i, now, out, move |seq, ids| {
-            let mut r = resp;
-            r.seq = seq;
-            r.sent_id = ids.0;
-            r.rcvd_id = ids.1;
-            r.emit()
-        });
+        self.send_ctrl(i, now, out, resp);
     }
 
     /// Handles a token request; true when the client logged out.
@@ -327,12 +321,7 @@ impl SimProtocol {
         let mut reply = t.clone();
         reply.request_reply = 0x02;
         reply.response = response;
-        self.send_ctrl(i, now, out, move |seq, ids| {
-            reply.seq = seq;
-            reply.sent_id = ids.0;
-            reply.rcvd_id = ids.1;
-            reply.emit()
-        });
+        self.send_ctrl(i, now, out, reply);
     }
 
     fn send_capabilities(&mut self, i: usize, now: Instant, out: &mut Outbox) {
@@ -359,13 +348,7 @@ impl SimProtocol {
                 capg: 0x0190,
             }],
         };
-        self.send_ctrl(i, now, out, move |seq, ids| {
-            let mut c = caps;
-            c.seq = seq;
-            c.sent_id = ids.0;
-            c.rcvd_id = ids.1;
-            c.emit()
-        });
+        self.send_ctrl(i, now, out, caps);
     }
 
     fn send_radio_conninfo(&mut self, i: usize, now: Instant, out: &mut Outbox) {
@@ -388,13 +371,7 @@ impl SimProtocol {
             computer_name: name,
             user_ip: ip,
         };
-        self.send_ctrl(i, now, out, move |seq, ids| {
-            let mut r = info;
-            r.seq = seq;
-            r.sent_id = ids.0;
-            r.rcvd_id = ids.1;
-            r.emit()
-        });
+        self.send_ctrl(i, now, out, info);
     }
 
     fn stream_request(&mut self, i: usize, r: StreamRequestRepr, now: Instant, out: &mut Outbox) {
@@ -458,13 +435,7 @@ impl SimProtocol {
             civ_port,
             audio_port: if granted { self.addrs.audio.port() } else { 0 },
         };
-        self.send_ctrl(i, now, out, move |seq, ids| {
-            let mut s = status;
-            s.seq = seq;
-            s.sent_id = ids.0;
-            s.rcvd_id = ids.1;
-            s.emit()
-        });
+        self.send_ctrl(i, now, out, status);
         if granted {
             self.send_radio_conninfo(i, now, out);
         }
@@ -476,12 +447,11 @@ impl SimProtocol {
         i: usize,
         now: Instant,
         out: &mut Outbox,
-        build: impl FnOnce(u16, (u32, u32)) -> Vec<u8>,
+        pkt: impl Tracked,
     ) {
         let c = &mut self.clients[i];
-        let ids = c.ctrl.ids();
         let mut d = Vec::new();
-        c.ctrl.send_tracked(now, &mut d, |seq| build(seq, ids));
+        c.ctrl.send_packet(now, &mut d, pkt);
         out.extend(d.into_iter().map(|b| (Port::Control, c.ctrl_addr, b)));
     }
 
@@ -605,13 +575,7 @@ impl SimProtocol {
                 civ_port: self.addrs.civ.port(),
                 audio_port: self.addrs.audio.port(),
             };
-            self.send_ctrl(i, now, out, move |seq, ids| {
-                let mut s = status;
-                s.seq = seq;
-                s.sent_id = ids.0;
-                s.rcvd_id = ids.1;
-                s.emit()
-            });
+            self.send_ctrl(i, now, out, status);
             self.clients[i].close_streams();
         }
     }

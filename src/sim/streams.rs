@@ -76,6 +76,42 @@ impl SimProtocol {
         out.push((port, addr, self.iah(k, c)));
     }
 
+    /// Runs a datagram of the CI-V or audio port through its client's stream. Returns the
+    /// client and the packets delivered in order; discovery, foreign ids and unknown
+    /// addresses are handled (and counted) here.
+    fn port_receive(
+        &mut self,
+        port: Port,
+        addr: SocketAddr,
+        header: Header,
+        pkt: Packet,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Option<(usize, Vec<Packet>)> {
+        if let Packet::AreYouThere(c) = &pkt {
+            self.port_discovery(port, addr, c, now, out);
+            return None;
+        }
+        let Some(i) = self.client_by_port(port, addr) else {
+            self.stats.foreign += 1;
+            return None;
+        };
+        let link = match port {
+            Port::Civ => self.clients[i].civ.as_mut(),
+            Port::Audio => self.clients[i].audio.as_mut(),
+            Port::Control => None,
+        }?;
+        if !link.stream.owns(header.sent_id, header.rcvd_id) {
+            self.stats.foreign += 1;
+            return None;
+        }
+        let mut d = Vec::new();
+        let mut deliver = Vec::new();
+        link.stream.receive(pkt, now, &mut d, &mut deliver);
+        out.extend(d.into_iter().map(|b| (port, addr, b)));
+        Some((i, deliver))
+    }
+
     pub(super) fn on_civ(
         &mut self,
         addr: SocketAddr,
@@ -84,27 +120,9 @@ impl SimProtocol {
         now: Instant,
         out: &mut Outbox,
     ) {
-        if let Packet::AreYouThere(c) = &pkt {
-            self.port_discovery(Port::Civ, addr, c, now, out);
-            return;
-        }
-        let Some(i) = self.client_by_port(Port::Civ, addr) else {
-            self.stats.foreign += 1;
+        let Some((i, deliver)) = self.port_receive(Port::Civ, addr, header, pkt, now, out) else {
             return;
         };
-        let mut deliver = Vec::new();
-        {
-            let Some(link) = self.clients[i].civ.as_mut() else {
-                return;
-            };
-            if !link.stream.owns(header.sent_id, header.rcvd_id) {
-                self.stats.foreign += 1;
-                return;
-            }
-            let mut d = Vec::new();
-            link.stream.receive(pkt, now, &mut d, &mut deliver);
-            out.extend(d.into_iter().map(|b| (Port::Civ, addr, b)));
-        }
         for p in deliver {
             match p {
                 Packet::AreYouReady(c) => {
@@ -166,19 +184,9 @@ impl SimProtocol {
         let c = &mut self.clients[i];
         let inner = c.civ_seq;
         let Some(link) = c.civ.as_mut() else { return };
-        let ids = link.stream.ids();
-        let payload = frame.emit();
         let mut d = Vec::new();
-        link.stream.send_tracked(now, &mut d, |seq| {
-            CivDataRepr {
-                seq,
-                sent_id: ids.0,
-                rcvd_id: ids.1,
-                inner_seq: inner,
-                payload,
-            }
-            .emit()
-        });
+        link.stream
+            .send_packet(now, &mut d, CivDataRepr::new(inner, frame.emit()));
         c.civ_seq = inner.wrapping_add(1);
         out.extend(d.into_iter().map(|b| (Port::Civ, link.addr, b)));
         self.stats.civ_frames_out += 1;
@@ -229,27 +237,9 @@ impl SimProtocol {
         now: Instant,
         out: &mut Outbox,
     ) {
-        if let Packet::AreYouThere(c) = &pkt {
-            self.port_discovery(Port::Audio, addr, c, now, out);
-            return;
-        }
-        let Some(i) = self.client_by_port(Port::Audio, addr) else {
-            self.stats.foreign += 1;
+        let Some((i, deliver)) = self.port_receive(Port::Audio, addr, header, pkt, now, out) else {
             return;
         };
-        let mut deliver = Vec::new();
-        {
-            let Some(link) = self.clients[i].audio.as_mut() else {
-                return;
-            };
-            if !link.stream.owns(header.sent_id, header.rcvd_id) {
-                self.stats.foreign += 1;
-                return;
-            }
-            let mut d = Vec::new();
-            link.stream.receive(pkt, now, &mut d, &mut deliver);
-            out.extend(d.into_iter().map(|b| (Port::Audio, addr, b)));
-        }
         for p in deliver {
             match p {
                 Packet::AreYouReady(c) => {
@@ -344,13 +334,11 @@ impl SimProtocol {
             audio::encode(grant.rx_codec, &pcm, &mut bytes);
             let c = &mut self.clients[i];
             let Some(link) = c.audio.as_mut() else { return };
-            let ids = link.stream.ids();
             for chunk in bytes.chunks(MAX_AUDIO_PAYLOAD) {
                 let send_seq = c.audio_seq;
                 let mut d = Vec::new();
-                link.stream.send_tracked(now, &mut d, |seq| {
-                    AudioRepr::new(ids, seq, send_seq, chunk.to_vec()).emit()
-                });
+                let pkt = AudioRepr::new((0, 0), 0, send_seq, chunk.to_vec());
+                link.stream.send_packet(now, &mut d, pkt);
                 c.audio_seq = send_seq.wrapping_add(1);
                 out.extend(d.into_iter().map(|b| (Port::Audio, link.addr, b)));
                 self.stats.audio_packets_out += 1;

@@ -29,6 +29,17 @@ pub struct CivDataRepr {
 }
 
 impl CivDataRepr {
+    /// A packet carrying `payload`; the seq and ids are filled in when sent ([`super::Tracked`]).
+    pub fn new(inner_seq: u16, payload: Vec<u8>) -> CivDataRepr {
+        CivDataRepr {
+            seq: 0,
+            sent_id: 0,
+            rcvd_id: 0,
+            inner_seq,
+            payload,
+        }
+    }
+
     /// Parses a CI-V data packet. `datalen` (LE at 0x11) must fit the datagram; bytes past
     /// it are ignored.
     pub fn parse(buf: &[u8]) -> Result<CivDataRepr> {
@@ -85,6 +96,17 @@ pub struct OpenCloseRepr {
 }
 
 impl OpenCloseRepr {
+    /// An OpenClose; the seq and ids are filled in when sent ([`super::Tracked`]).
+    pub fn new(inner_seq: u16, open: bool) -> OpenCloseRepr {
+        OpenCloseRepr {
+            seq: 0,
+            sent_id: 0,
+            rcvd_id: 0,
+            inner_seq,
+            open,
+        }
+    }
+
     /// Parses a 0x16-byte OpenClose.
     pub fn parse(buf: &[u8]) -> Result<OpenCloseRepr> {
         exact(buf, OPENCLOSE_LEN)?;

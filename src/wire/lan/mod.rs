@@ -37,6 +37,51 @@ pub use retransmit::{MAX_RETRANSMIT_ENTRIES, RetransmitRepr};
 pub use status::{STATUS_LEN, StatusRepr};
 pub use token::{TOKEN_LEN, TokenRepr};
 
+/// A tracked packet whose outer seq and ids are filled in when it is sent (the stream
+/// assigns the seq).
+pub trait Tracked {
+    /// Sets the outer seq and `(sent_id, rcvd_id)`.
+    fn set_header(&mut self, seq: u16, ids: (u32, u32));
+    /// The bytes of the packet.
+    fn to_bytes(&self) -> Vec<u8>;
+    /// Sets the header and returns the bytes.
+    fn emit_tracked(mut self, seq: u16, ids: (u32, u32)) -> Vec<u8>
+    where
+        Self: Sized,
+    {
+        self.set_header(seq, ids);
+        self.to_bytes()
+    }
+}
+
+macro_rules! tracked {
+    ($($t:ty),* $(,)?) => {$(
+        impl Tracked for $t {
+            fn set_header(&mut self, seq: u16, ids: (u32, u32)) {
+                self.seq = seq;
+                self.sent_id = ids.0;
+                self.rcvd_id = ids.1;
+            }
+            fn to_bytes(&self) -> Vec<u8> {
+                self.emit()
+            }
+        }
+    )*};
+}
+
+tracked!(
+    LoginRepr,
+    LoginResponseRepr,
+    TokenRepr,
+    CapabilitiesRepr,
+    RadioConnInfoRepr,
+    StreamRequestRepr,
+    StatusRepr,
+    CivDataRepr,
+    OpenCloseRepr,
+    AudioRepr,
+);
+
 /// Packet `type` values of the common header (offset 0x04).
 pub mod ptype {
     /// Data packet; a bare 0x10-byte type-0 packet is an idle / keep-alive.
