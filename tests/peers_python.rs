@@ -202,6 +202,13 @@ impl Mock {
             .collect()
     }
 
+    /// The datagram counters the mock reported when the control DISCONNECT arrived.
+    fn stats(&self) -> Value {
+        let lines = self.peer.lines.lock().unwrap();
+        let last = lines.iter().rev().find(|v| v["event"] == "stats");
+        last.cloned().unwrap_or(Value::Null)
+    }
+
     /// Asserts that the mock found nothing wrong with our client's packets.
     fn assert_clean(&self) {
         assert_eq!(self.deviations(), Vec::<String>::new(), "spec deviations");
@@ -364,6 +371,21 @@ fn mock_idle_link_stays_ready() {
     assert_eq!(radio.link_status().connects, 1, "no reconnect");
     mock.assert_clean();
     radio.shutdown();
+    // §1.10 / §10 client item 1, as the mock counted it: a ping every 500 ms on each
+    // port, a tracked idle every 100 ms on CI-V when nothing else was sent
+    assert!(wait_for(Duration::from_secs(2), || !mock.stats().is_null()));
+    let stats = mock.stats();
+    let secs = stats["elapsed_s"].as_f64().unwrap();
+    let count = |k: &str| stats["datagrams"][k].as_f64().unwrap_or(0.0);
+    for port in ["control", "civ"] {
+        let per_s = count(&format!("{port}:ping")) / secs;
+        assert!(
+            (1.5..=2.5).contains(&per_s),
+            "{port} pings/s {per_s}: {stats}"
+        );
+    }
+    let civ_quiet = count("civ:idle") + count("civ:data") + count("civ:openclose");
+    assert!(civ_quiet / secs >= 8.0, "CI-V tracked packets/s: {stats}");
 }
 
 /// Logs our client in at the mock, shuts it down and returns the logout steps the mock
@@ -483,6 +505,10 @@ fn assert_conforming_session(status: ExitStatus, s: &Value, sim: &rigweb::sim::s
     assert_eq!(s["status"]["civ_port"], sim.addrs().civ.port());
     assert_eq!(s["values"]["freq_after_set"], 7_074_000);
     assert_eq!(s["values"]["set_freq_reply"], "fb");
+    assert_eq!(
+        s["values"]["id_via_broadcast"], "19 00 98",
+        "§4.1 request to 0x00"
+    );
     assert_eq!(sim_vfo(&sim.snapshot().unwrap(), 0).freq_hz, 7_074_000);
     let audio = &s["audio"];
     assert!(audio["max_payload"].as_u64().unwrap() <= 1364, "{audio}");
@@ -549,6 +575,16 @@ fn reference_client_session_against_the_simulator() {
     );
     assert_eq!(probe["filler_single"], true, "{probe}");
     assert_eq!(probe["filler_multi"], json!([true, true]), "{probe}");
+    // §2.6: token renewal and token remove are answered, response 0 (innerseq 2 and 3, [A])
+    for (key, kind, inner) in [("token_renewal_reply", 5, 2), ("token_remove_reply", 1, 3)] {
+        let r = &s[key];
+        assert_eq!(
+            (&r["requestreply"], &r["requesttype"], &r["innerseq"]),
+            (&json!(2), &json!(kind), &json!(inner)),
+            "{key}: {s:#}"
+        );
+        assert_eq!(r["response"], "0x00000000", "{key}: {s:#}");
+    }
 }
 
 #[test]

@@ -16,7 +16,7 @@ It goes through one whole session and checks what the radio sends on the way:
    `29 01 11`; `18` (§4.5, §4.7);
 4. audio socket: AYT/IAH/AYR + OpenClose(open) (the [A] quirk), ~1 s of RX audio checked
    against §3.3 (≤1364 bytes, 0x18 header, inner seq, datalen, 48 kHz PCM16 stereo);
-5. logout in the [A] order (§2.11).
+5. a token renewal (0x05; [A] sends it after 60 s) and the logout in the [A] order (§2.11).
 
 All the while, on every socket: ping every 500 ms, answer every ping, tracked idles every
 100 ms on CI-V and audio, answer retransmit requests from the TX buffer, request the
@@ -714,6 +714,19 @@ class Client:
             self.pump(self.args.held_pause)
         raise StepError(1, "Status kept reporting CI-V port 0")
 
+    def renew_token_now(self, ctl: Stream) -> None:
+        """A token renewal (0x05) now rather than after 60 s; the radio replies (§2.6)."""
+        seq = ctl.send_tracked(self.token_packet(ctl, 0x05, self.next_innerseq()))
+        reply = self.wait_queue(ctl, token_reply_to(0x05), 1.0)
+        for _ in range(2):
+            if reply is not None or self.loss == 0:
+                break
+            self.resends += 1
+            ctl.resend(seq)
+            reply = self.wait_queue(ctl, token_reply_to(0x05), 1.0)
+        self.report.data["token_renewal_reply"] = token_reply_summary(reply)
+        self.next_renewal = now() + TOKEN_RENEWAL
+
     def next_innerseq(self) -> int:
         """[A] innerseq: login 0, token ack 0, then 1, 2, … (§1.8)."""
         self.innerseq += 1
@@ -795,7 +808,7 @@ class Client:
         if f[2] != 0x00:
             self.report.anomaly(f"civ: reply nobody asked for: {f.hex(' ')}")
 
-    def civ_request(self, body: bytes, read: bool) -> bytes:
+    def civ_request(self, body: bytes, read: bool, to: int = RADIO_CIV_ADDR) -> bytes:
         """Sends one CI-V command and returns the reply body (after `FE FE to from`, before FD).
 
         A read matches a reply that starts with the request's bytes (cmd29 replies therefore
@@ -803,7 +816,7 @@ class Client:
         2 s timeout the [A] CI-V watchdog re-opens the stream and the request is tried again.
         """
         civ = self.streams["civ"]
-        frame = w.civ_frame(RADIO_CIV_ADDR, self.ctl, body)
+        frame = w.civ_frame(to, self.ctl, body)
         for _ in range(3):
             wait = self.last_civ_send + CIV_MIN_INTERVAL - now()
             if wait > 0:
@@ -897,6 +910,11 @@ class Client:
             v["power_on"] = d[0]
             if d[0] not in (0, 1):
                 rep.fail(f"18: power state byte {d[0]:#x}")
+        # §4.1: radios accept requests addressed to 0x00 ([A]'s probe `FE FE 00 E0 19 00 FD`)
+        reply = self.civ_request(b"\x19\x00", True, to=0x00)
+        v["id_via_broadcast"] = reply.hex(" ")
+        if reply != bytes([0x19, 0x00, RADIO_CIV_ADDR]):
+            rep.fail(f"19 00 to 0x00: {reply.hex(' ')}, expected 19 00 98")
 
     def retransmit_probe(self) -> None:
         """Asks the radio for packets again (§1.4, §1.6, §1.9) and records what comes back.
@@ -1037,7 +1055,9 @@ class Client:
         ctl.control(w.T_DISCONNECT)
         steps += ["control:token_remove", "control:disconnect"]
         self.report.data["logout"] = steps
-        self.pump(0.05)
+        # [A] does not wait for it, but a radio answers the token remove (§2.6)
+        reply = self.wait_queue(ctl, token_reply_to(0x01), 0.3)
+        self.report.data["token_remove_reply"] = token_reply_summary(reply)
 
     # --- the whole run ---------------------------------------------------------------------------
 
@@ -1070,6 +1090,7 @@ class Client:
         # whatever else came in on the control port since the Status
         while ctl.queue:
             self.unmatched(ctl, ctl.queue.popleft()[1])
+        self.renew_token_now(ctl)
         self.logout()
 
     def summary(self, exit_code: int, error: str | None) -> dict[str, Any]:
@@ -1099,6 +1120,23 @@ def inner_follows(inner: dict[int, int], a: int, b: int) -> bool:
     one, by exactly one between consecutive outer seqs (§3.3: both increment)."""
     step = (inner[b] - inner[a]) & 0xFFFF
     return step == 1 if b - a == 1 else 0 < step < 0x8000
+
+
+def token_reply_to(requesttype: int) -> Callable[[bytes], bool]:
+    """Matches the radio's 0x40 token reply to one of our token packets (§2.6)."""
+    return lambda d: len(d) == w.TOKEN_LEN and d[0x15] == requesttype
+
+
+def token_reply_summary(reply: bytes | None) -> dict[str, Any] | None:
+    """requestreply, requesttype, innerseq and response of a token reply."""
+    if reply is None:
+        return None
+    return {
+        "requestreply": reply[0x14],
+        "requesttype": reply[0x15],
+        "innerseq": struct.unpack_from(">H", reply, 0x16)[0],
+        "response": f"0x{struct.unpack_from('<I', reply, 0x30)[0]:08x}",
+    }
 
 
 def ptype_of(data: bytes) -> int:

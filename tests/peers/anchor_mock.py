@@ -119,6 +119,7 @@ class AnchorMock:
         self.stats: dict[str, int] = {}
         self.deviations: set[str] = set()
         self.arrival_ns = 0
+        self.first_rx = 0.0
         self.advertised_civ_port = 0
 
     @staticmethod
@@ -285,6 +286,8 @@ class AnchorMock:
         if len(data) < w.HEADER_LEN:
             self.unclassified(port, data, addr, "shorter than a header")
             return
+        if not self.first_rx:
+            self.first_rx = time.monotonic()
         h = w.Header.parse(data)
         self.check_header(port, data, h, addr)
         self.client_id[port] = h.sentid
@@ -313,7 +316,8 @@ class AnchorMock:
             log(f"{port}: DISCONNECT from {addr}")
             self.goodbye(f"{port}:disconnect")
             if port == "control":
-                emit({"event": "stats", "datagrams": self.stats})
+                elapsed = time.monotonic() - self.first_rx if self.first_rx else 0.0
+                emit({"event": "stats", "elapsed_s": round(elapsed, 3), "datagrams": self.stats})
             return True
         # Classified but ignored, as by the anchor's mock: idles, retransmit requests,
         # ping replies (it never pings, so any reply is unexpected but harmless).
