@@ -2,7 +2,7 @@
 """A client that talks to a radio the way the reference client [A] does (spec §1–§4).
 
 Usage: ``anchor_client.py CONTROL_PORT USER PASSWORD [--host 127.0.0.1]
-[--controller 0xE0] [--loss P --seed N] [--timeout 20]``
+[--controller 0xE0] [--loss P --seed N] [--ayr-retry] [--drop-ayr PORT] [--timeout 20]``
 
 It goes through one whole session and checks what the radio sends on the way:
 
@@ -13,7 +13,9 @@ It goes through one whole session and checks what the radio sends on the way:
 2. CI-V socket bound to the advertised port: AYT/IAH/AYR, OpenClose(open) inner seq 0,
    the [A] 0.3 s flush, then a data-path packet (an idle or CI-V data, §2.10);
 3. CI-V reads `03`, `04`, `25 00`, `25 01`, `26 00`, `15 02`; `05` 7.074 MHz and `03` back;
-   `29 01 11`; `18` (§4.5, §4.7);
+   `29 01 11`; `18`; `19 00` addressed to 0x00 (§4.1, §4.5, §4.7); then a retransmission
+   probe: a seq the radio sent must come back byte-identical, seqs it never sent should get
+   filler idles (§1.4, §1.9);
 4. audio socket: AYT/IAH/AYR + OpenClose(open) (the [A] quirk), ~1 s of RX audio checked
    against §3.3 (≤1364 bytes, 0x18 header, inner seq, datalen, 48 kHz PCM16 stereo);
 5. a token renewal (0x05; [A] sends it after 60 s) and the logout in the [A] order (§2.11).
@@ -45,9 +47,9 @@ import socket
 import struct
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 import icom_wire as w
 

@@ -43,8 +43,8 @@ import socket
 import struct
 import sys
 import time
-from dataclasses import asdict, dataclass
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 
 import icom_wire as w
 
