@@ -16,7 +16,9 @@ use parking_lot::Mutex;
 use super::audio_client::AudioBlock;
 use super::civ_client::CivClientConfig;
 use super::control::{ControlConfig, ControlEvent, ControlFailure};
-use super::link_ports::{AudioCmd, CivCmd, PortReport, spawn_audio_thread, spawn_civ_thread};
+use super::link_ports::{
+    AudioCmd, CivCmd, PortHandle, PortReport, spawn_audio_thread, spawn_civ_thread,
+};
 use super::supervisor::Supervisor;
 use crate::net::waker::{self, Waker};
 use crate::wire::civ::Frame;
@@ -181,8 +183,8 @@ impl LinkShared {
 /// Handle to a running link.
 pub struct RadioLink {
     ctl: (Sender<CtlCmd>, Waker),
-    civ: (Sender<CivCmd>, Waker),
-    audio: (Sender<AudioCmd>, Waker),
+    civ: PortHandle<CivCmd>,
+    audio: PortHandle<AudioCmd>,
     shared: Arc<LinkShared>,
     threads: Mutex<Vec<JoinHandle<()>>>,
 }
@@ -249,8 +251,8 @@ impl RadioLink {
             ports,
             ctl_rx,
             ctl_wake_rx,
-            (civ.tx.clone(), civ.waker.clone()),
-            (audio.tx.clone(), audio.waker.clone()),
+            civ.handle.clone(),
+            audio.handle.clone(),
             sinks.events,
             shared.clone(),
         )?;
@@ -259,8 +261,8 @@ impl RadioLink {
             .spawn(move || sup.run())?;
         let link = RadioLink {
             ctl: (ctl_tx, ctl_waker),
-            civ: (civ.tx, civ.waker),
-            audio: (audio.tx, audio.waker),
+            civ: civ.handle,
+            audio: audio.handle,
             shared,
             threads: Mutex::new(vec![sup_thread, civ.thread, audio.thread]),
         };
@@ -291,23 +293,17 @@ impl RadioLink {
 
     /// Queues CI-V bytes (complete frames) for the radio.
     pub fn send_civ(&self, bytes: Vec<u8>) {
-        if self.civ.0.send(CivCmd::Send(bytes)).is_ok() {
-            self.civ.1.wake();
-        }
+        self.civ.send(CivCmd::Send(bytes));
     }
 
     /// Restarts the TX audio sequence (call when transmission starts).
     pub fn start_tx_audio(&self) {
-        if self.audio.0.send(AudioCmd::StartTx).is_ok() {
-            self.audio.1.wake();
-        }
+        self.audio.send(AudioCmd::StartTx);
     }
 
     /// Queues one 20 ms block of TX audio in the TX codec.
     pub fn send_tx_audio(&self, block: Vec<u8>) {
-        if self.audio.0.send(AudioCmd::Tx(block)).is_ok() {
-            self.audio.1.wake();
-        }
+        self.audio.send(AudioCmd::Tx(block));
     }
 
     /// A snapshot of the link.

@@ -51,10 +51,47 @@ pub(super) enum PortReport {
     Malformed(u64),
 }
 
+/// A command with an optional acknowledgement, sent once its datagrams are out.
+type Envelope<C> = (C, Option<Sender<()>>);
+
+/// The sending side of a port thread's command channel.
+pub(super) struct PortHandle<C> {
+    tx: Sender<Envelope<C>>,
+    waker: Waker,
+}
+
+impl<C> Clone for PortHandle<C> {
+    fn clone(&self) -> Self {
+        PortHandle {
+            tx: self.tx.clone(),
+            waker: self.waker.clone(),
+        }
+    }
+}
+
+impl<C> PortHandle<C> {
+    /// Queues `cmd`.
+    pub fn send(&self, cmd: C) {
+        if self.tx.send((cmd, None)).is_ok() {
+            self.waker.wake();
+        }
+    }
+
+    /// Queues `cmd` and waits (at most `timeout`) until the datagrams it produced were
+    /// sent; used to keep the logout in order across the ports.
+    pub fn send_and_wait(&self, cmd: C, timeout: std::time::Duration) -> bool {
+        let (ack_tx, ack_rx) = crossbeam_channel::bounded(1);
+        if self.tx.send((cmd, Some(ack_tx))).is_err() {
+            return false;
+        }
+        self.waker.wake();
+        ack_rx.recv_timeout(timeout).is_ok()
+    }
+}
+
 /// A spawned port thread.
 pub(super) struct PortThread<C> {
-    pub tx: Sender<C>,
-    pub waker: Waker,
+    pub handle: PortHandle<C>,
     pub thread: JoinHandle<()>,
     pub port: u16,
 }
@@ -105,15 +142,19 @@ fn spawn<R: PortRole>(sock: UdpSocket, role: R) -> io::Result<PortThread<R::Cmd>
         .name(role.name().into())
         .spawn(move || drive(sock, rx, wake, role))?;
     Ok(PortThread {
-        tx,
-        waker,
+        handle: PortHandle { tx, waker },
         thread,
         port,
     })
 }
 
 /// The loop of a port thread: wait for the socket, a command or the next timer.
-fn drive<R: PortRole>(sock: UdpSocket, rx: Receiver<R::Cmd>, mut wake: WakeReceiver, mut role: R) {
+fn drive<R: PortRole>(
+    sock: UdpSocket,
+    rx: Receiver<Envelope<R::Cmd>>,
+    mut wake: WakeReceiver,
+    mut role: R,
+) {
     let mut buf = vec![0u8; 65536];
     let mut out = Vec::new();
     loop {
@@ -129,9 +170,12 @@ fn drive<R: PortRole>(sock: UdpSocket, rx: Receiver<R::Cmd>, mut wake: WakeRecei
         let now = Instant::now();
         if ready[1].readable {
             wake.clear();
-            for cmd in drain(&rx) {
+            for (cmd, ack) in drain(&rx) {
                 let go_on = role.command(cmd, now, &mut out);
                 send_all(&sock, role.radio(), &mut out);
+                if let Some(ack) = ack {
+                    let _ = ack.send(());
+                }
                 if !go_on {
                     return;
                 }

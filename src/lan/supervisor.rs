@@ -15,9 +15,9 @@ use super::link::{
     CtlCmd, LinkConfig, LinkEvent, LinkShared, LinkState, drain, failure_event, forward,
     id_for_port,
 };
-use super::link_ports::{AudioCmd, CivCmd, PortReport};
+use super::link_ports::{AudioCmd, CivCmd, PortHandle, PortReport};
 use crate::net::poll::{Interest, poll};
-use crate::net::waker::{WakeReceiver, Waker};
+use crate::net::waker::WakeReceiver;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -36,8 +36,8 @@ pub(super) struct Supervisor {
     my_id: u32,
     rx: Receiver<CtlCmd>,
     wake: WakeReceiver,
-    civ: (Sender<CivCmd>, Waker),
-    audio: (Sender<AudioCmd>, Waker),
+    civ: PortHandle<CivCmd>,
+    audio: PortHandle<AudioCmd>,
     events: Sender<LinkEvent>,
     shared: Arc<LinkShared>,
     phase: Phase,
@@ -59,8 +59,8 @@ impl Supervisor {
         ports: (u16, u16),
         rx: Receiver<CtlCmd>,
         wake: WakeReceiver,
-        civ: (Sender<CivCmd>, Waker),
-        audio: (Sender<AudioCmd>, Waker),
+        civ: PortHandle<CivCmd>,
+        audio: PortHandle<AudioCmd>,
         events: Sender<LinkEvent>,
         shared: Arc<LinkShared>,
     ) -> io::Result<Supervisor> {
@@ -95,15 +95,11 @@ impl Supervisor {
     }
 
     fn civ_cmd(&self, cmd: CivCmd) {
-        if self.civ.0.send(cmd).is_ok() {
-            self.civ.1.wake();
-        }
+        self.civ.send(cmd);
     }
 
     fn audio_cmd(&self, cmd: AudioCmd) {
-        if self.audio.0.send(cmd).is_ok() {
-            self.audio.1.wake();
-        }
+        self.audio.send(cmd);
     }
 
     fn set_state(&self, state: LinkState) {
@@ -281,11 +277,14 @@ impl Supervisor {
     /// Leaves cleanly: CI-V OpenClose(close) + DISCONNECT, audio DISCONNECT, token remove,
     /// control DISCONNECT.
     fn teardown(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
-        self.civ_cmd(CivCmd::Close);
+        // the reference order: audio, then CI-V, then the control session; each port's
+        // goodbye is on the wire before the next one starts
+        let wait = std::time::Duration::from_millis(250);
         if self.audio_open {
-            self.audio_cmd(AudioCmd::Close);
+            self.audio.send_and_wait(AudioCmd::Close, wait);
             self.audio_open = false;
         }
+        self.civ.send_and_wait(CivCmd::Close, wait);
         if let Some(mut s) = self.session.take() {
             s.logout(now, out);
         }

@@ -109,7 +109,30 @@ impl SimProtocol {
         let mut deliver = Vec::new();
         link.stream.receive(pkt, now, &mut d, &mut deliver);
         out.extend(d.into_iter().map(|b| (port, addr, b)));
+        if !link.ready {
+            // The stream starts with "are you ready", or with anything else the client
+            // sends after discovery: a client whose AYR was lost carries on without it.
+            link.ready = true;
+            self.stream_ready(i, port, now);
+        }
         Some((i, deliver))
+    }
+
+    /// Starts what flows on a ready stream: the radio's CI-V idles (while switched on)
+    /// or RX audio.
+    fn stream_ready(&mut self, i: usize, port: Port, now: Instant) {
+        let powered = self.rig.powered();
+        let c = &mut self.clients[i];
+        match port {
+            Port::Civ => {
+                if let Some(link) = c.civ.as_mut() {
+                    link.stream
+                        .set_idle(powered.then_some(Duration::from_millis(100)));
+                }
+            }
+            Port::Audio => c.audio_next = Some(now),
+            Port::Control => {}
+        }
     }
 
     pub(super) fn on_civ(
@@ -131,12 +154,6 @@ impl SimProtocol {
                         addr,
                         self.echo(1, ptype::ARE_YOU_READY, c.seq, c.sent_id),
                     ));
-                    let powered = self.rig.powered();
-                    if let Some(link) = self.clients[i].civ.as_mut() {
-                        link.ready = true;
-                        link.stream
-                            .set_idle(powered.then_some(Duration::from_millis(100)));
-                    }
                 }
                 Packet::OpenClose(o) => self.clients[i].civ_open = o.open,
                 Packet::CivData(d) => self.civ_in(i, &d.payload, now, out),
@@ -248,11 +265,6 @@ impl SimProtocol {
                         addr,
                         self.echo(2, ptype::ARE_YOU_READY, c.seq, c.sent_id),
                     ));
-                    let c = &mut self.clients[i];
-                    if let Some(link) = c.audio.as_mut() {
-                        link.ready = true;
-                    }
-                    c.audio_next = Some(now);
                 }
                 Packet::Audio(a) => {
                     self.stats.tx_audio_packets_in += 1;
