@@ -365,6 +365,9 @@ fn survives_a_simulator_restart() {
     let port = sim.addrs().control.port();
     let radio = start_radio("ic7610", &sim);
     wait_ready(&radio, READY);
+    let ids_before = sim.client_ids();
+    assert_eq!(ids_before.len(), 1);
+    assert!(ids_before[0][0] != 0 && ids_before[0][1] != 0);
     sim.shutdown();
     assert!(wait_for(Duration::from_secs(6), || !radio
         .store()
@@ -374,6 +377,12 @@ fn survives_a_simulator_restart() {
     let sim2 = rigweb::sim::server::start(cfg).expect("restart on the same port");
     wait_ready(&radio, Duration::from_secs(15));
     assert_eq!(radio.link_status().connects, 2);
+    let ids_after = sim2.client_ids();
+    assert_eq!(
+        ids_after[0][..2],
+        ids_before[0][..2],
+        "the client reuses its ids when it reconnects"
+    );
     radio
         .execute(Command::SetFreq {
             target: Target::Receiver(0),
@@ -684,5 +693,42 @@ fn the_profile_follows_the_radio_that_answers() {
             hz: 145_000_000,
         })
         .unwrap();
+    radio.shutdown();
+}
+
+#[test]
+fn tx_audio_is_framed_into_20ms_blocks_and_reaches_the_radio_while_transmitting() {
+    let sim = start_sim("ic7610");
+    let radio = start_radio("ic7610", &sim);
+    wait_ready(&radio, READY);
+    let rx = std::sync::Arc::new(LatestWins::new(64, None));
+    let _listening = radio.audio().subscribe(rx.clone()); // opens the audio stream
+    assert!(rx.pop_timeout(Duration::from_secs(5)).is_some());
+    let e = radio.send_tx_audio(&[0; 960]).unwrap_err();
+    assert_eq!(e.code, ErrorCode::PttRequired);
+    radio.execute(Command::Ptt(true)).unwrap();
+    radio.start_tx_audio();
+    // one second of a 1 kHz tone in uneven pieces: 50 blocks of 960 samples
+    let tone: Vec<i16> = (0..48_000)
+        .map(|i| ((i as f32 * 0.1309).sin() * 8000.0) as i16)
+        .collect();
+    let mut blocks = 0;
+    for piece in tone.chunks(700) {
+        blocks += radio.send_tx_audio(piece).unwrap();
+    }
+    assert_eq!(blocks, 50);
+    assert!(
+        wait_for(Duration::from_secs(3), || sim
+            .snapshot()
+            .unwrap()
+            .tx_audio_samples
+            >= 48_000),
+        "{:?}",
+        sim.snapshot()
+            .map(|s| (s.tx_audio_samples, s.tx_audio_dropped))
+    );
+    // PCM16 mono blocks of 1920 bytes travel as 1364 + 556
+    assert!(sim.stats().tx_audio_packets_in >= 100, "{:?}", sim.stats());
+    radio.execute(Command::Ptt(false)).unwrap();
     radio.shutdown();
 }

@@ -24,6 +24,8 @@ pub enum ErrorCode {
     PttBusy,
     /// The command queue is full.
     RadioBusy,
+    /// TX audio without a confirmed PTT.
+    PttRequired,
 }
 
 impl ErrorCode {
@@ -39,6 +41,7 @@ impl ErrorCode {
             ErrorCode::RadioTimeout => "radio_timeout",
             ErrorCode::PttBusy => "ptt_busy",
             ErrorCode::RadioBusy => "radio_busy",
+            ErrorCode::PttRequired => "ptt_required",
         }
     }
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
+use super::audio::TxFramer;
 use super::audio_pump::{self, PcmBlock};
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
@@ -54,6 +55,7 @@ pub struct Radio {
     exec_stats: Arc<Mutex<ExecutorStats>>,
     executor: Mutex<Option<JoinHandle<()>>>,
     pumps: Mutex<Vec<JoinHandle<()>>>,
+    tx_framer: Mutex<Option<TxFramer>>,
 }
 
 /// The state a profile starts with before the radio has been read.
@@ -168,6 +170,7 @@ impl Radio {
             exec_stats,
             executor: Mutex::new(Some(executor)),
             pumps: Mutex::new(vec![scope_thread, audio_thread]),
+            tx_framer: Mutex::new(None),
         })
     }
 
@@ -274,6 +277,35 @@ impl Radio {
                     "no result from the executor",
                 ))
             })
+    }
+
+    /// Starts a transmission's audio: the TX audio sequence restarts at 0.
+    pub fn start_tx_audio(&self) {
+        *self.tx_framer.lock() = None;
+        self.link.start_tx_audio();
+    }
+
+    /// Sends mono TX audio samples (any count: they are cut into 20 ms blocks of the TX
+    /// codec, each sent in packets of at most 1364 bytes). Only while the radio transmits;
+    /// the audio stream must be open (somebody listens to RX audio). Returns the number
+    /// of blocks sent.
+    pub fn send_tx_audio(&self, samples: &[i16]) -> Result<usize, CommandError> {
+        if !self.store.read(|c| c.radio.ptt) {
+            return Err(CommandError::new(
+                ErrorCode::PttRequired,
+                "TX audio is sent only while transmitting: key PTT first",
+            ));
+        }
+        let p = self.profile();
+        let mut framer = self.tx_framer.lock();
+        let framer =
+            framer.get_or_insert_with(|| TxFramer::new(p.tx_codec_byte(), p.audio.sample_rate));
+        let blocks = framer.push(samples);
+        let n = blocks.len();
+        for b in blocks {
+            self.link.send_tx_audio(b);
+        }
+        Ok(n)
     }
 
     /// Stops everything: the executor (releasing PTT), then the link (clean logout), then

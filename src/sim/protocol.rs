@@ -94,6 +94,20 @@ impl SimProtocol {
             .collect()
     }
 
+    /// The ids the clients use: `[control, CI-V, audio]` (0 for a port not opened).
+    pub fn client_ids(&self) -> Vec<[u32; 3]> {
+        self.clients
+            .iter()
+            .map(|c| {
+                [
+                    c.ctrl.remote_id(),
+                    c.civ.as_ref().map_or(0, |l| l.stream.remote_id()),
+                    c.audio.as_ref().map_or(0, |l| l.stream.remote_id()),
+                ]
+            })
+            .collect()
+    }
+
     /// Time since start, the rig's clock.
     pub(super) fn rig_time(&self, now: Instant) -> Duration {
         now.saturating_duration_since(self.start)

@@ -125,6 +125,7 @@ enum SimCommand {
     Restart,
     KickStreams,
     Inject(Port, Vec<u8>),
+    ClientIds(Sender<Vec<[u32; 3]>>),
     Snapshot(Sender<RigSnapshot>),
     Shutdown,
 }
@@ -183,6 +184,13 @@ impl SimHandle {
     /// Sends `bytes` as they are to every client on `port` (hostile-input tests).
     pub fn inject(&self, port: Port, bytes: Vec<u8>) {
         self.send(SimCommand::Inject(port, bytes));
+    }
+
+    /// The ids of the connected clients: `[control, CI-V, audio]` each.
+    pub fn client_ids(&self) -> Vec<[u32; 3]> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.send(SimCommand::ClientIds(tx));
+        rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default()
     }
 
     /// A copy of the radio's state.
@@ -403,6 +411,9 @@ impl SimLoop {
             }
             SimCommand::Restart => self.proto.restart(now),
             SimCommand::KickStreams => self.proto.kick_streams(now, &mut out),
+            SimCommand::ClientIds(tx) => {
+                let _ = tx.send(self.proto.client_ids());
+            }
             SimCommand::Inject(port, bytes) => {
                 for addr in self.proto.client_addrs(port) {
                     out.push((port, addr, bytes.clone()));

@@ -102,7 +102,10 @@ pub fn html(status: u16, body: &'static str) -> Reply {
 pub fn status_for(code: ErrorCode) -> u16 {
     match code {
         ErrorCode::InvalidJson | ErrorCode::InvalidParam | ErrorCode::UnknownCommand => 400,
-        ErrorCode::NotSupported | ErrorCode::RadioRejected | ErrorCode::PttBusy => 409,
+        ErrorCode::NotSupported
+        | ErrorCode::RadioRejected
+        | ErrorCode::PttBusy
+        | ErrorCode::PttRequired => 409,
         ErrorCode::RadioUnavailable | ErrorCode::RadioBusy => 503,
         ErrorCode::RadioTimeout => 504,
     }
