@@ -17,6 +17,8 @@
 
 use std::ops::Range;
 
+pub mod common;
+
 use rigweb::wire::WireError;
 use rigweb::wire::lan::{
     AUDIO_HEADER_LEN, AudioRepr, CAPABILITIES_HEADER_LEN, CAPABILITY_ENTRY_LEN, CIV_HEADER_LEN,
