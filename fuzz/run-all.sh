@@ -35,15 +35,19 @@ fi
 
 targets="${FUZZ_TARGETS:-$(cargo fuzz list)}"
 echo "sanitizer: $san, ${secs}s per target, logs in $logs/"
-printf '%-12s %12s %9s %6s %7s  %s\n' target executions exec/s cov corpus result
+printf '%-16s %12s %9s %6s %7s  %s\n' target executions exec/s cov corpus result
 crashed=0
 for t in $targets; do
     mkdir -p "fuzz/corpus/$t" "fuzz/seeds/$t"
     log="$logs/$t.log"
-    # The first corpus dir receives new inputs; the checked-in seeds are read only.
-    cargo fuzz run --sanitizer "$san" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+    dict=()
+    [ -f "fuzz/dicts/$t.dict" ] && dict=(-dict="fuzz/dicts/$t.dict")
+    dirs=("fuzz/corpus/$t" "fuzz/seeds/$t")
+    [ -d "fuzz/regressions/$t" ] && dirs+=("fuzz/regressions/$t")
+    # The first corpus dir receives new inputs; seeds and past crashes are read only.
+    cargo fuzz run --sanitizer "$san" "$t" "${dirs[@]}" -- \
         -max_total_time="$secs" -max_len=8192 -timeout=10 -print_final_stats=1 \
-        ${extra[@]+"${extra[@]}"} >"$log" 2>&1
+        ${dict[@]+"${dict[@]}"} ${extra[@]+"${extra[@]}"} >"$log" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -56,7 +60,7 @@ for t in $targets; do
         crashed=1
         result="CRASH (exit $rc)"
     fi
-    printf '%-12s %12s %9s %6s %7s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
+    printf '%-16s %12s %9s %6s %7s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
         "${corp:-?}" "$result"
     if [ $rc -ne 0 ]; then
         grep -E "panicked at|^ERROR:|SUMMARY:|Test unit written to|cargo fuzz run" "$log" |

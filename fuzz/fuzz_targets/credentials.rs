@@ -4,15 +4,16 @@
 //! The input is split at its first `0xFF` byte into a configured credential and a
 //! received field. Checks: `encode` never panics, depends only on the first 16
 //! bytes, and for printable ASCII gives one non-zero printable byte per character
-//! then zeros; an encoded credential always `matches` its plain text, and so does
-//! the plain text itself (when it holds no NUL); `matches` of an arbitrary field is
-//! true only when it equals the encoded or the plain form; `constant_time_eq`
-//! agrees with `==`.
+//! then zeros; `is_encodable` is exactly "1 to 16 printable ASCII bytes"; for such a
+//! credential the encoded form and the plain text both `matches`; for any other
+//! credential nothing `matches` (not even an empty or all-zero field); `matches` of
+//! an arbitrary field is true only when it equals the encoded or the plain form;
+//! `constant_time_eq` agrees with `==`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use rigweb::wire::lan::credentials::{
-    MAX_CREDENTIAL_LEN, constant_time_eq, encode, matches, significant,
+    MAX_CREDENTIAL_LEN, constant_time_eq, encode, is_encodable, matches, significant,
 };
 
 fn field_of(b: &[u8]) -> [u8; 16] {
@@ -46,11 +47,26 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    // An encoded credential matches its text; so does the plain form without NULs.
-    assert!(matches(&enc, &text), "encoded credential does not match");
+    // Only 1..=16 printable ASCII bytes can be carried (and matched).
+    let encodable = is_encodable(&text);
+    assert_eq!(
+        encodable,
+        (1..=MAX_CREDENTIAL_LEN).contains(&bytes.len())
+            && bytes.iter().all(|c| (0x20..=0x7E).contains(c)),
+        "is_encodable({text:?})"
+    );
     let plain = field_of(bytes);
-    if !bytes[..n].contains(&0) {
+    if encodable {
+        // An encoded credential matches its text; so does the plain form.
+        assert!(matches(&enc, &text), "encoded credential does not match");
         assert!(matches(&plain, &text), "plain credential does not match");
+    } else {
+        assert!(
+            !matches(&enc, &text),
+            "unencodable credential matched its encoding"
+        );
+        assert!(!matches(&plain, &text), "unencodable credential matched");
+        assert!(!matches(&[0; 16], &text), "all-zero field matched");
     }
 
     // An arbitrary received field matches only the encoded or the plain form.
@@ -58,6 +74,10 @@ fuzz_target!(|data: &[u8]| {
     let got = significant(&received);
     assert!(!got.contains(&0) && got.len() <= 16);
     if matches(&received, &text) {
+        assert!(
+            encodable,
+            "matches() accepted a field for an unencodable credential"
+        );
         assert!(
             got == significant(&enc) || got == &bytes[..n],
             "matches() accepted a field that is neither form"

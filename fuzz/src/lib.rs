@@ -11,11 +11,17 @@
 //!   tables below and `fuzz/README.md`). NUL-padded ASCII fields are compared
 //!   in canonical form (text up to the first NUL, printable bytes only, then
 //!   zero padding).
+//!
+//! [`common`] holds what the stateful targets share: the script reader, the
+//! embedded profiles, CI-V frame / datagram checks and `Peer`, the fuzzer's side
+//! of a LAN session.
 
 // The `*_NORM` tables are lists of ranges, some of which hold a single range.
 #![allow(clippy::single_range_in_vec_init)]
 
 use std::ops::Range;
+
+pub mod common;
 
 use rigweb::wire::WireError;
 use rigweb::wire::lan::{

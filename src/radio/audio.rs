@@ -103,11 +103,13 @@ pub struct TxFramer {
 }
 
 impl TxFramer {
-    /// A framer for `codec_byte` (mono) at `sample_rate`.
+    /// A framer for `codec_byte` (mono) at `sample_rate`. A rate too low for one sample
+    /// per 20 ms gives 1-sample blocks (a block is never empty, so `push` always ends).
     pub fn new(codec_byte: u8, sample_rate: u32) -> TxFramer {
+        let per_block = u64::from(sample_rate) * u64::from(FRAME_MS) / 1000;
         TxFramer {
             codec_byte,
-            samples_per_block: (sample_rate * FRAME_MS / 1000) as usize,
+            samples_per_block: usize::try_from(per_block).unwrap_or(usize::MAX).max(1),
             pending: Vec::new(),
         }
     }
@@ -186,5 +188,19 @@ mod tests {
         assert_eq!(blocks.len(), 2);
         assert!(blocks.iter().all(|b| b.len() == 1920));
         assert_eq!(f.pending(), 80);
+    }
+
+    #[test]
+    fn framer_with_a_degenerate_rate_terminates() {
+        // fuzz (audio_codec): rate 2 gave 0-sample blocks and `push` looped forever,
+        // even on no samples; rates above 214 MHz overflowed `rate * 20` (u32)
+        let mut f = TxFramer::new(codec::PCM8_MONO, 2);
+        assert!(f.push(&[]).is_empty());
+        let blocks = f.push(&[0, 1, 2]);
+        assert_eq!((blocks.len(), f.pending()), (3, 0));
+        assert!(blocks.iter().all(|b| b.len() == 1));
+        let mut f = TxFramer::new(codec::PCM16_MONO, u32::MAX);
+        assert!(f.push(&[0; 100]).is_empty());
+        assert_eq!(f.pending(), 100);
     }
 }

@@ -63,16 +63,17 @@ impl SimProtocol {
             ready: false,
         };
         let client = &mut self.clients[i];
-        match port {
+        let old = match port {
             Port::Civ => {
-                client.civ = Some(link);
                 client.civ_open = false;
+                client.civ.replace(link)
             }
             _ => {
-                client.audio = Some(link);
                 client.audio_next = None;
+                client.audio.replace(link)
             }
-        }
+        };
+        self.retire(old);
         out.push((port, addr, self.iah(k, c)));
     }
 
@@ -159,8 +160,9 @@ impl SimProtocol {
                 Packet::CivData(d) => self.civ_in(i, &d.payload, now, out),
                 Packet::Disconnect(_) => {
                     let c = &mut self.clients[i];
-                    c.civ = None;
+                    let link = c.civ.take();
                     c.civ_open = false;
+                    self.retire(link);
                     return;
                 }
                 other => log::debug!("simulator: {} on the CI-V port ignored", other.name()),
@@ -280,8 +282,9 @@ impl SimProtocol {
                 Packet::OpenClose(_) => {}
                 Packet::Disconnect(_) => {
                     let c = &mut self.clients[i];
-                    c.audio = None;
+                    let link = c.audio.take();
                     c.audio_next = None;
+                    self.retire(link);
                     return;
                 }
                 other => log::debug!("simulator: {} on the audio port ignored", other.name()),

@@ -6,6 +6,8 @@
 //!
 //! Run from the repository root: `cargo run --manifest-path fuzz/seedgen/Cargo.toml`.
 
+mod scripts;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -360,6 +362,28 @@ fn main() {
         seed.push(0xFF);
         seed.extend(credentials::significant(&credentials::encode(text)));
         write(&d, name, &seed);
+    }
+
+    // The stateful targets: scripts (see `scripts.rs`).
+    let named = |v: Vec<(&'static str, Vec<u8>)>| -> Vec<(String, Vec<u8>)> {
+        v.into_iter().map(|(n, b)| (n.to_string(), b)).collect()
+    };
+    for (target, seeds) in [
+        ("scope_assembler", named(scripts::scope_assembler())),
+        ("apply_frame", named(scripts::apply_frame())),
+        ("lan_session", named(scripts::lan_session())),
+        ("lan_window", named(scripts::lan_window())),
+        ("sim_protocol", named(scripts::sim_protocol())),
+        ("sim_rig", named(scripts::sim_rig())),
+        ("command_json", scripts::command_json()),
+        ("audio_codec", scripts::audio_codec()),
+        ("json_diff", named(scripts::json_diff())),
+        ("web_request", named(scripts::web_request())),
+    ] {
+        let d = dir(target);
+        for (name, bytes) in seeds {
+            write(&d, &name, &bytes);
+        }
     }
 
     println!("seeds written to {}", root.display());
