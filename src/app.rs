@@ -67,6 +67,7 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
 
 /// [`start`] with extra knobs.
 pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn Error>> {
+    crate::signals::raise_fd_limit();
     let (sim, radio_addr, user, password, profile) = match &cfg.radio {
         RadioTarget::Simulated { profile } => {
             let user = "rigweb".to_string();

@@ -1,6 +1,6 @@
-//! Waiting for SIGINT / SIGTERM without async-signal-safety hazards: the signals are
-//! blocked in every thread (call [`block`] first, before spawning) and one thread
-//! collects them with `sigwait`.
+//! Process-level setup: waiting for SIGINT / SIGTERM without async-signal-safety hazards
+//! (the signals are blocked in every thread — call [`block`] first, before spawning — and
+//! one thread collects them with `sigwait`), and the open-file limit.
 
 use std::io;
 
@@ -40,4 +40,26 @@ pub fn wait() -> io::Result<&'static str> {
     } else {
         "SIGTERM"
     })
+}
+
+/// Raises the soft limit of open files to the hard limit (at most 65536): every client
+/// costs a few descriptors, and 1024 is easily reached by a busy server.
+pub fn raise_fd_limit() {
+    // SAFETY: getrlimit/setrlimit with a valid, initialised rlimit struct.
+    unsafe {
+        let mut r: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) != 0 {
+            return;
+        }
+        let want = r.rlim_max.min(65_536);
+        if r.rlim_cur < want {
+            r.rlim_cur = want;
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &r) != 0 {
+                log::debug!(
+                    "raising the open-file limit failed: {}",
+                    std::io::Error::last_os_error()
+                );
+            }
+        }
+    }
 }

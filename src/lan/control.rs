@@ -496,8 +496,12 @@ impl ControlClient {
         }
     }
 
-    /// The next instant [`ControlClient::poll`] has work.
+    /// The next instant [`ControlClient::poll`] has work (a closed session has none: an
+    /// hour from its last deadline, so that a driver that keeps polling it never spins).
     pub fn next_deadline(&self) -> Instant {
+        if self.phase == Phase::Closed {
+            return self.deadline + std::time::Duration::from_secs(3600);
+        }
         let t = self.port.next_deadline(self.deadline);
         match self.phase {
             Phase::LoggingIn

@@ -246,7 +246,12 @@ impl Stream {
             }
             Packet::Retransmit(r) => {
                 self.stats.requests_received += 1;
-                for seq in r.seqs {
+                // a request never makes us send more than one multi-request's worth
+                for seq in r
+                    .seqs
+                    .into_iter()
+                    .take(crate::wire::lan::MAX_RETRANSMIT_ENTRIES)
+                {
                     self.resend(seq, out);
                 }
             }

@@ -179,7 +179,7 @@ impl SimProtocol {
                 && self.clients[i].ctrl.remote_id() != c.sent_id
             {
                 // same address, new id: the old session is replaced (it was this client)
-                self.remove_client(i, true);
+                self.remove_client(i, true, now);
             }
             if self.client_by_ctrl(addr).is_none() {
                 if self.clients.len() >= MAX_CLIENTS {
@@ -208,7 +208,7 @@ impl SimProtocol {
         out.extend(dgrams.into_iter().map(|d| (Port::Control, addr, d)));
         for p in deliver {
             if self.on_control_packet(i, p, now, out) {
-                self.remove_client(i, true);
+                self.remove_client(i, true, now);
                 return;
             }
         }
@@ -518,7 +518,7 @@ impl SimProtocol {
 
     /// Forgets client `i`. An unclean departure (`clean == false`) of a client that held
     /// the streams makes the radio hold the session for the cooldown.
-    pub(super) fn remove_client(&mut self, i: usize, clean: bool) {
+    pub(super) fn remove_client(&mut self, i: usize, clean: bool, now: Instant) {
         let c = self.clients.remove(i);
         for st in c.streams() {
             let x = st.stats();
@@ -526,7 +526,7 @@ impl SimProtocol {
             self.gone_requests += x.requests_received;
         }
         if !clean && c.grant.is_some() && !self.cfg.cooldown.is_zero() {
-            self.cooldown_until = Some(Instant::now() + self.cfg.cooldown);
+            self.cooldown_until = Some(now + self.cfg.cooldown);
             log::info!(
                 "simulator: {} vanished without logging out; holding its session for {:?}",
                 c.computer_name,
@@ -542,7 +542,7 @@ impl SimProtocol {
         while i < self.clients.len() {
             if self.clients[i].is_stale(now, self.cfg.stale_timeout) {
                 self.stats.vanished += 1;
-                self.remove_client(i, false);
+                self.remove_client(i, false, now);
                 continue;
             }
             i += 1;
@@ -588,7 +588,7 @@ impl SimProtocol {
     pub fn restart(&mut self, now: Instant) {
         log::info!("simulator: restart (new ids, sessions dropped)");
         while !self.clients.is_empty() {
-            self.remove_client(0, true);
+            self.remove_client(0, true, now);
         }
         self.ids = [
             self.rng.nonzero_u32(),

@@ -176,6 +176,14 @@ impl SimProtocol {
         let mut replies = Vec::new();
         for f in civ::split_frames(payload) {
             match f {
+                Ok(frame) if frame.from >= 0xFE => {
+                    // an answer to 0xFE would read as preamble on the wire
+                    self.stats.malformed += 1;
+                    log::debug!(
+                        "simulator: CI-V frame from address {:02X} ignored",
+                        frame.from
+                    );
+                }
                 Ok(frame) => {
                     self.stats.civ_frames_in += 1;
                     let answers = self.rig.handle(&frame, t);

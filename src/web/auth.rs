@@ -48,19 +48,56 @@ impl Auth {
     }
 }
 
-/// A request target with any `token=` query value replaced by `***`, for logs.
+/// A request target for logs: the value of every query parameter whose (percent-decoded)
+/// name contains "token" is replaced by `***`, wherever it stands in the query.
 pub fn redact(url: &str) -> String {
     let Some((path, query)) = url.split_once('?') else {
         return url.to_string();
     };
-    let parts: Vec<String> = query
-        .split('&')
-        .map(|kv| match kv.split_once('=') {
-            Some((k, _)) if k.eq_ignore_ascii_case("token") => format!("{k}=***"),
-            _ => kv.to_string(),
-        })
-        .collect();
-    format!("{path}?{}", parts.join("&"))
+    let mut out = format!("{path}?");
+    let mut part = String::new();
+    let flush = |part: &mut String, out: &mut String| {
+        match part.split_once('=') {
+            Some((k, _)) if percent_decode(k).to_ascii_lowercase().contains("token") => {
+                out.push_str(k);
+                out.push_str("=***");
+            }
+            _ => out.push_str(part),
+        }
+        part.clear();
+    };
+    for ch in query.chars() {
+        if ch == '&' || ch == '?' {
+            flush(&mut part, &mut out);
+            out.push(ch);
+        } else {
+            part.push(ch);
+        }
+    }
+    flush(&mut part, &mut out);
+    out
+}
+
+/// Decodes `%XX` escapes (invalid ones are kept as they are).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -91,5 +128,9 @@ mod tests {
             "/api/v1/ws?x=1&TOKEN=***"
         );
         assert_eq!(redact("/api/v1/state"), "/api/v1/state");
+        assert_eq!(redact("/ws?a=1?token=abc"), "/ws?a=1?token=***");
+        assert_eq!(redact("/ws?%74oken=abc&b=2"), "/ws?%74oken=***&b=2");
+        assert_eq!(redact("/ws?auth_token=abc"), "/ws?auth_token=***");
+        assert_eq!(redact("/ws?x=%"), "/ws?x=%");
     }
 }

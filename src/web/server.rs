@@ -52,6 +52,12 @@ impl WebServer {
     /// Binds `listen` and starts the workers.
     pub fn start(listen: SocketAddr, app: Arc<AppCtx>) -> io::Result<WebServer> {
         let listener = TcpListener::bind(listen)?;
+        // a deeper accept queue than std's default, so that a burst of connections (a page
+        // load, many idle sockets) never makes a client wait for a SYN retransmission
+        // SAFETY: listen(2) on our own bound socket; calling it again updates the backlog.
+        if unsafe { libc::listen(listener.as_raw_fd(), 1024) } != 0 {
+            log::debug!("listen backlog: {}", io::Error::last_os_error());
+        }
         // accepted sockets inherit these (Linux): idle keep-alive connections and
         // half-sent requests release their worker after the timeout
         set_timeout(
