@@ -123,17 +123,17 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
         ));
         return None;
     };
+    let id = app.next_client_id();
+    // the channel does nothing until the socket is open
     let channel: Box<dyn Channel> = match route {
-        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), 0)),
+        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
         other => {
             let _ = req.respond(super::routes::planned(&format!("/api/v1/{}", other.name())));
             return None;
         }
     };
-    drop(channel);
     // claim a place under the cap before upgrading
     let n = app.ws.counts[route.index()].fetch_add(1, Ordering::AcqRel);
-    let id = app.next_client_id();
     let slot = Slot {
         app: app.clone(),
         route,
@@ -176,10 +176,6 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
         }
     };
     app.ws.clients.lock().insert(id, parts.handle.clone());
-    let channel: Box<dyn Channel> = match route {
-        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
-        _ => unreachable!("checked above"),
-    };
     let limits = app.cfg.ws.clone();
     log::info!(
         "ws client {id} connected to the {} channel from {peer:?}",
