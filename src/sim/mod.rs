@@ -26,6 +26,7 @@
 pub mod audio_synth;
 pub mod band;
 pub mod client;
+mod control_port;
 pub mod faults;
 pub mod frontend;
 pub mod protocol;

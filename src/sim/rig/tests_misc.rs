@@ -469,21 +469,3 @@ fn audio_is_deterministic_per_seed() {
     }
     assert_ne!(pa, pc);
 }
-
-/// Timing check; run with `cargo test --release --lib sim -- --ignored`.
-#[test]
-#[ignore = "timing: run in release with --ignored"]
-fn stereo_audio_costs_a_few_percent_of_real_time() {
-    use std::time::Instant;
-    let mut r = rig("ic7610");
-    ack(&mut r, 0x05, &fb(14_074_000));
-    ack(&mut r, 0x25, &[&[0x01u8][..], &fb(7_100_000)].concat());
-    let mut pcm = vec![0i16; 2 * 960];
-    let start = Instant::now();
-    for _ in 0..500 {
-        r.render_audio(&mut pcm, 2, 48_000); // 10 s in 20 ms blocks
-    }
-    let cost = start.elapsed();
-    println!("10 s of 48 kHz stereo: {cost:?}");
-    assert!(cost < Duration::from_millis(300), "{cost:?}");
-}
