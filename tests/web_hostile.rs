@@ -205,6 +205,17 @@ fn half_open_and_idle_sockets_do_not_block_anybody() {
         "closed after the 1 s timeout, not held: {:?}",
         t.elapsed()
     );
+    // a request whose body (over 1 KiB, so streamed to the handler) stalls is answered
+    // 408 with a JSON body
+    let mut s = TcpStream::connect(a).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(
+        b"POST /api/v1/radio/power HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 4000\r\n\r\n{\"state\":",
+    )
+    .unwrap();
+    let r = read_response(&mut s);
+    assert_json_error(&r, 408, "request_timeout");
     let mut ws = Ws::control(a);
     assert_eq!(ws.cmd("1", "set_power", json!({"level": 3}))["ok"], true);
     srv.shutdown();
@@ -321,5 +332,44 @@ fn keepalive_closes_a_client_that_never_answers_pings() {
         ws.next(Duration::from_millis(100));
     }
     assert_eq!(ws.cmd("1", "set_power", json!({"level": 9}))["ok"], true);
+    srv.shutdown();
+}
+
+#[test]
+fn keeps_accepting_after_quiet_spells_and_serves_open_connections_meanwhile() {
+    let web = WebConfig {
+        http_timeout: Duration::from_secs(3),
+        ..WebConfig::default()
+    };
+    let srv = server_with(web);
+    let a = srv.addr();
+    let first = srv.web.acceptor_generations();
+    let mut kept = TcpStream::connect(a).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    // a request a second on one keep-alive connection and no new connection: after the
+    // 3 s receive timeout tiny_http's acceptor gives up and a new one takes over, while
+    // this connection goes on being served through the replaced one
+    let start = Instant::now();
+    let mut served = 0;
+    while start.elapsed() < Duration::from_secs(5) {
+        kept.write_all(b"GET /api/v1/info HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        assert_eq!(read_response(&mut kept).status, 200, "request {served}");
+        served += 1;
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    assert!(served >= 5);
+    assert!(
+        srv.web.acceptor_generations() > first,
+        "the acceptor was replaced after the quiet spell"
+    );
+    // new connections are accepted (not refused) and every route still works
+    assert_eq!(get(a, "/api/v1/info").status, 200);
+    let mut ws = Ws::control(a);
+    assert_eq!(ws.cmd("1", "set_power", json!({"level": 5}))["ok"], true);
+    kept.write_all(b"GET /api/v1/state HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_response(&mut kept).status, 200);
     srv.shutdown();
 }

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod context;
+pub mod intake;
 pub mod ptt;
 pub mod response;
 pub mod routes;

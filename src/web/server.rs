@@ -2,25 +2,27 @@
 //! handed to per-client threads, one public port for both. Every failure is answered
 //! with a JSON error; nothing ends in a silently closed connection.
 
-use std::io::{self, Read};
+use std::io::{self, ErrorKind, Read};
 use std::net::{SocketAddr, TcpListener};
 use std::os::fd::AsRawFd;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crossbeam_channel::Receiver;
 use serde_json::Value;
 use tiny_http::{Method, Request};
 
 use super::auth::redact;
 use super::context::AppCtx;
+use super::intake::Intake;
 use super::response::{self, Reply};
 use super::routes;
 use super::ws::{self, WsRoute};
 
 /// A running web server.
 pub struct WebServer {
-    server: Arc<tiny_http::Server>,
+    intake: Intake,
     workers: Vec<JoinHandle<()>>,
     addr: SocketAddr,
     app: Arc<AppCtx>,
@@ -58,8 +60,9 @@ impl WebServer {
         if unsafe { libc::listen(listener.as_raw_fd(), 1024) } != 0 {
             log::debug!("listen backlog: {}", io::Error::last_os_error());
         }
-        // accepted sockets inherit these (Linux): idle keep-alive connections and
-        // half-sent requests release their worker after the timeout
+        // accepted sockets inherit these (Linux): idle keep-alive connections, half-sent
+        // requests and stalled bodies release their thread after the timeout (the receive
+        // timeout also ends tiny_http's accept thread after a quiet spell: see intake.rs)
         set_timeout(
             listener.as_raw_fd(),
             libc::SO_RCVTIMEO,
@@ -71,20 +74,22 @@ impl WebServer {
             app.cfg.http_timeout,
         )?;
         let addr = listener.local_addr()?;
-        let server =
-            Arc::new(tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?);
+        // a replaced acceptor's connections have all timed out by then, and no handler
+        // takes anywhere near the extra 30 s
+        let quiet = app.cfg.http_timeout * 2 + Duration::from_secs(30);
+        let (intake, requests) = Intake::start(listener, quiet)?;
         let mut workers = Vec::new();
         for i in 0..app.cfg.workers.max(1) {
-            let (s, a) = (server.clone(), app.clone());
+            let (r, a) = (requests.clone(), app.clone());
             workers.push(
                 std::thread::Builder::new()
                     .name(format!("http-{i}"))
-                    .spawn(move || worker(s, a, addr.port()))?,
+                    .spawn(move || worker(&r, &a, addr.port()))?,
             );
         }
         log::info!("serving http://{addr}/ (REST and WebSockets on one port)");
         Ok(WebServer {
-            server,
+            intake,
             workers,
             addr,
             app,
@@ -96,6 +101,12 @@ impl WebServer {
         self.addr
     }
 
+    /// How many tiny_http acceptors have run so far (see `intake.rs`): one more after
+    /// every quiet spell as long as the receive timeout and after every accept error.
+    pub fn acceptor_generations(&self) -> u64 {
+        self.intake.generations()
+    }
+
     /// Stops accepting, closes WebSocket clients (1001) and joins the workers.
     pub fn shutdown(mut self) {
         self.stop();
@@ -105,9 +116,7 @@ impl WebServer {
         if self.workers.is_empty() {
             return;
         }
-        for _ in 0..self.workers.len() {
-            self.server.unblock();
-        }
+        self.intake.stop();
         for w in self.workers.drain(..) {
             let _ = w.join();
         }
@@ -121,16 +130,11 @@ impl Drop for WebServer {
     }
 }
 
-fn worker(server: Arc<tiny_http::Server>, app: Arc<AppCtx>, port: u16) {
-    loop {
-        match server.recv() {
-            Ok(req) => handle(req, &app, port),
-            Err(e) => {
-                log::debug!("http worker stopping: {e}");
-                return;
-            }
-        }
+fn worker(requests: &Receiver<Request>, app: &Arc<AppCtx>, port: u16) {
+    for req in requests {
+        handle(req, app, port);
     }
+    log::debug!("http worker stopping");
 }
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
@@ -303,6 +307,14 @@ fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Rep
     let mut buf = Vec::new();
     let mut limited = req.as_reader().take(max as u64 + 1);
     if let Err(e) = limited.read_to_end(&mut buf) {
+        // the listener's receive timeout surfaces as EAGAIN (WouldBlock) on Linux
+        if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) {
+            return Err(response::error(
+                408,
+                "request_timeout",
+                "the request body did not arrive in time; send the whole body at once",
+            ));
+        }
         return Err(response::error(
             400,
             "invalid_json",
