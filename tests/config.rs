@@ -67,33 +67,24 @@ fn bad_flags_name_themselves() {
     assert!(serve_err(&["--auth-token", "a", "--auth-token-file", "f"], None).contains("not both"));
 }
 
+/// `rigweb sim ARGS` as the simulator's configuration.
+fn sim_config(args: &[&str]) -> Result<SimCliConfig, String> {
+    let mut all = vec!["sim"];
+    all.extend_from_slice(args);
+    let c = cli(&all);
+    let Some(SubCommand::Sim(a)) = &c.command else {
+        panic!("`sim` parses as the sim command")
+    };
+    SimCliConfig::from_args(a).map_err(|e| e.to_string())
+}
+
 #[test]
 fn sim_flags() {
-    let c = cli(&["sim", "--model", "ic705", "--loss", "0.1", "--nak", "0.5"]);
-    let Some(SubCommand::Sim(a)) = &c.command else {
-        panic!("sim")
-    };
-    let s = SimCliConfig::from_args(a).unwrap();
+    let s = sim_config(&["--model", "ic705", "--loss", "0.1", "--nak", "0.5"]).unwrap();
     assert_eq!(s.profile.id(), "ic705");
     assert_eq!((s.faults.loss, s.faults.nak), (0.1, 0.5));
-    let c = cli(&["sim", "--loss", "1.5"]);
-    let Some(SubCommand::Sim(a)) = &c.command else {
-        panic!("sim")
-    };
-    assert!(
-        SimCliConfig::from_args(a)
-            .unwrap_err()
-            .to_string()
-            .contains("--loss")
-    );
-    let c = cli(&["sim", "--password", "€"]);
-    let Some(SubCommand::Sim(a)) = &c.command else {
-        panic!("sim")
-    };
-    assert!(
-        SimCliConfig::from_args(a)
-            .unwrap_err()
-            .to_string()
-            .contains("printable ASCII")
-    );
+    let err = sim_config(&["--loss", "1.5"]).unwrap_err();
+    assert!(err.contains("--loss"), "{err}");
+    let err = sim_config(&["--password", "€"]).unwrap_err();
+    assert!(err.contains("printable ASCII"), "{err}");
 }

@@ -245,29 +245,12 @@ fn apply_receiver(s: &mut RadioState, rx: u8, inner: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::profile::ProfileRegistry;
-    use crate::radio::state::{Connection, RadioDetail, ReceiverState, ScopeState, WsClients};
+    use crate::radio::state::ReceiverState;
 
     fn content(ab: bool, dual: bool) -> StateContent {
-        StateContent {
-            radio: RadioState {
-                main: ReceiverState::new(14_074_000, "USB", ab),
-                sub: dual.then(|| ReceiverState::new(7_074_000, "LSB", false)),
-                active: if ab { "A" } else { "MAIN" }.into(),
-                ptt: false,
-                power_on: true,
-                power: 128,
-                split: false,
-                dual_watch: false,
-                scope: ScopeState::default(),
-            },
-            connection: Connection::default(),
-            ws_clients: WsClients::default(),
-            detail: RadioDetail {
-                status: "connected".into(),
-                model: String::new(),
-                message: None,
-            },
-        }
+        let main = ReceiverState::new(14_074_000, "USB", ab);
+        let sub = dual.then(|| ReceiverState::new(7_074_000, "LSB", false));
+        StateContent::connecting(RadioState::new(main, sub), "")
     }
 
     #[test]

@@ -19,10 +19,7 @@ use super::executor::{
     CommandResult, Executor, ExecutorConfig, ExecutorInputs, ExecutorStats, Job,
 };
 use super::scope_pump::{self, ScopeOut};
-use super::state::{
-    Connection, RadioDetail, RadioState, ReceiverState, ScopeState, StateContent, StateStore,
-    WsClients,
-};
+use super::state::{RadioState, ReceiverState, StateContent, StateStore};
 use crate::hub::Fanout;
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
 use crate::profile::{Profile, ProfileRegistry, VfoScheme};
@@ -72,26 +69,9 @@ pub fn initial_content(p: &Profile) -> StateContent {
         .first()
         .cloned()
         .unwrap_or_else(|| "USB".into());
-    StateContent {
-        radio: RadioState {
-            main: ReceiverState::new(first, &mode, ab),
-            sub: (p.is_dual() && !ab).then(|| ReceiverState::new(first, &mode, false)),
-            active: if ab { "A" } else { "MAIN" }.into(),
-            ptt: false,
-            power_on: true,
-            power: 0,
-            split: false,
-            dual_watch: false,
-            scope: ScopeState::default(),
-        },
-        connection: Connection::default(),
-        ws_clients: WsClients::default(),
-        detail: RadioDetail {
-            status: "connecting".into(),
-            model: p.model().to_string(),
-            message: None,
-        },
-    }
+    let main = ReceiverState::new(first, &mode, ab);
+    let sub = (p.is_dual() && !ab).then(|| ReceiverState::new(first, &mode, false));
+    StateContent::connecting(RadioState::new(main, sub), p.model())
 }
 
 impl Radio {

@@ -119,6 +119,23 @@ pub struct RadioState {
 }
 
 impl RadioState {
+    /// A radio with these receivers before anything else is known: receiving, switched
+    /// on, power level 0, no split or dual watch, MAIN (VFO A on A/B radios) selected.
+    pub fn new(main: ReceiverState, sub: Option<ReceiverState>) -> RadioState {
+        let active = if main.vfo_a.is_some() { "A" } else { "MAIN" };
+        RadioState {
+            main,
+            sub,
+            active: active.into(),
+            ptt: false,
+            power_on: true,
+            power: 0,
+            split: false,
+            dual_watch: false,
+            scope: ScopeState::default(),
+        }
+    }
+
     /// Receiver `r` (0 MAIN, 1 SUB), if the radio has it.
     pub fn receiver_mut(&mut self, r: u8) -> Option<&mut ReceiverState> {
         if r == 0 {
@@ -181,6 +198,21 @@ pub struct StateContent {
 }
 
 impl StateContent {
+    /// `radio` of `model` before the link is up: nothing connected, no WebSocket
+    /// clients, status "connecting".
+    pub fn connecting(radio: RadioState, model: &str) -> StateContent {
+        StateContent {
+            radio,
+            connection: Connection::default(),
+            ws_clients: WsClients::default(),
+            detail: RadioDetail {
+                status: "connecting".into(),
+                model: model.to_string(),
+                message: None,
+            },
+        }
+    }
+
     /// The JSON object of the resource at `revision`, last changed at `updated_at`.
     pub fn to_json(&self, revision: u64, updated_at: SystemTime) -> Map<String, Value> {
         let mut m = match serde_json::to_value(&self.radio) {
@@ -382,6 +414,18 @@ fn vfo_label(content: &StateContent, receiver: u8) -> &'static str {
     }
 }
 
+/// Adds the event `name` to `ev` when `changed`, its data built only then.
+fn push_if(
+    ev: &mut Vec<StateEvent>,
+    changed: bool,
+    name: &'static str,
+    data: impl FnOnce() -> Value,
+) {
+    if changed {
+        ev.push(StateEvent { name, data: data() });
+    }
+}
+
 /// Events for the differences between two contents.
 fn derive_events(old: &StateContent, new: &StateContent) -> Vec<StateEvent> {
     let mut ev = Vec::new();
@@ -393,93 +437,99 @@ fn derive_events(old: &StateContent, new: &StateContent) -> Vec<StateEvent> {
     for (r, a, b) in receivers {
         let (Some(a), Some(b)) = (a, b) else { continue };
         let vfo = vfo_label(new, r);
-        if a.freq_hz != b.freq_hz {
-            ev.push(StateEvent {
-                name: "freq_changed",
-                data: json!({"vfo": vfo, "receiver": r, "freq": b.freq_hz}),
-            });
+        push_if(
+            &mut ev,
+            a.freq_hz != b.freq_hz,
+            "freq_changed",
+            || json!({"vfo": vfo, "receiver": r, "freq": b.freq_hz}),
+        );
+        let mode_changed = a.mode != b.mode || a.filter != b.filter || a.data_mode != b.data_mode;
+        push_if(
+            &mut ev,
+            mode_changed,
+            "mode_changed",
+            || json!({"vfo": vfo, "receiver": r, "mode": b.mode, "filter": format!("FIL{}", b.filter), "data_mode": b.data_mode}),
+        );
+        push_if(
+            &mut ev,
+            a.att != b.att,
+            "att_changed",
+            || json!({"receiver": r, "db": b.att}),
+        );
+        push_if(
+            &mut ev,
+            a.preamp != b.preamp,
+            "preamp_changed",
+            || json!({"receiver": r, "level": b.preamp}),
+        );
+        // A swap or a retune of the selected VFO shows as freq_changed; only a change of
+        // the unselected VFO alone gets its own event.
+        if let Some(vb) = b
+            .vfo_b
+            .as_ref()
+            .filter(|_| a.vfo_b != b.vfo_b && a.freq_hz == b.freq_hz)
+        {
+            push_if(
+                &mut ev,
+                true,
+                "vfo_b_changed",
+                || json!({"freq": vb.freq_hz, "mode": vb.mode, "filter": format!("FIL{}", vb.filter)}),
+            );
         }
-        if a.mode != b.mode || a.filter != b.filter || a.data_mode != b.data_mode {
-            ev.push(StateEvent {
-                name: "mode_changed",
-                data: json!({"vfo": vfo, "receiver": r, "mode": b.mode, "filter": format!("FIL{}", b.filter), "data_mode": b.data_mode}),
-            });
-        }
-        if a.att != b.att {
-            ev.push(StateEvent {
-                name: "att_changed",
-                data: json!({"receiver": r, "db": b.att}),
-            });
-        }
-        if a.preamp != b.preamp {
-            ev.push(StateEvent {
-                name: "preamp_changed",
-                data: json!({"receiver": r, "level": b.preamp}),
-            });
-        }
-        if a.vfo_b != b.vfo_b && b.vfo_b.is_some() && a.freq_hz == b.freq_hz {
-            if let Some(vb) = &b.vfo_b {
-                ev.push(StateEvent {
-                    name: "vfo_b_changed",
-                    data: json!({"freq": vb.freq_hz, "mode": vb.mode, "filter": format!("FIL{}", vb.filter)}),
-                });
-            }
-        }
     }
-    if o.ptt != n.ptt {
-        ev.push(StateEvent {
-            name: "ptt",
-            data: json!({"state": n.ptt}),
-        });
-    }
-    if o.power != n.power {
-        ev.push(StateEvent {
-            name: "power_changed",
-            data: json!({"level": n.power}),
-        });
-    }
-    if o.power_on != n.power_on {
-        ev.push(StateEvent {
-            name: "power_state",
-            data: json!({"on": n.power_on}),
-        });
-    }
-    if o.split != n.split {
-        ev.push(StateEvent {
-            name: "split_changed",
-            data: json!({"on": n.split}),
-        });
-    }
-    if o.active != n.active {
-        ev.push(StateEvent {
-            name: "active_changed",
-            data: json!({"active": n.active}),
-        });
-    }
+    push_if(&mut ev, o.ptt != n.ptt, "ptt", || json!({"state": n.ptt}));
+    push_if(
+        &mut ev,
+        o.power != n.power,
+        "power_changed",
+        || json!({"level": n.power}),
+    );
+    push_if(
+        &mut ev,
+        o.power_on != n.power_on,
+        "power_state",
+        || json!({"on": n.power_on}),
+    );
+    push_if(
+        &mut ev,
+        o.split != n.split,
+        "split_changed",
+        || json!({"on": n.split}),
+    );
+    push_if(
+        &mut ev,
+        o.dual_watch != n.dual_watch,
+        "dual_watch_changed",
+        || json!({"on": n.dual_watch}),
+    );
+    push_if(
+        &mut ev,
+        o.active != n.active,
+        "active_changed",
+        || json!({"active": n.active}),
+    );
     let (os, ns) = (&o.scope, &n.scope);
-    if os.mode != ns.mode
+    let scope_changed = os.mode != ns.mode
         || os.start_freq != ns.start_freq
         || os.end_freq != ns.end_freq
-        || os.receiver != ns.receiver
-    {
-        ev.push(StateEvent {
-            name: "scope_meta",
-            data: json!({"mode": ns.mode, "start_freq": ns.start_freq, "end_freq": ns.end_freq, "receiver": ns.receiver}),
-        });
-    }
-    if old.connection != new.connection || old.detail.status != new.detail.status {
+        || os.receiver != ns.receiver;
+    push_if(
+        &mut ev,
+        scope_changed,
+        "scope_meta",
+        || json!({"mode": ns.mode, "start_freq": ns.start_freq, "end_freq": ns.end_freq, "receiver": ns.receiver}),
+    );
+    let link_changed = old.connection != new.connection || old.detail.status != new.detail.status;
+    push_if(&mut ev, link_changed, "connection", || {
         let c = new.connection;
-        ev.push(StateEvent {
-            name: "connection",
-            data: json!({
-                "rigConnected": c.rig_connected,
-                "radioReady": c.radio_ready,
-                "controlConnected": c.control_connected,
-                "status": new.detail.status,
-                "message": new.detail.message,
-            }),
-        });
-    }
+        json!({
+            "rigConnected": c.rig_connected,
+            "radioReady": c.radio_ready,
+            "controlConnected": c.control_connected,
+            "status": new.detail.status,
+            "message": new.detail.message,
+        })
+    });
     ev
 }
 
@@ -495,26 +545,11 @@ mod tests {
     }
 
     fn content() -> StateContent {
-        StateContent {
-            radio: RadioState {
-                main: ReceiverState::new(14_074_000, "USB", false),
-                sub: Some(ReceiverState::new(7_074_000, "LSB", false)),
-                active: "MAIN".into(),
-                ptt: false,
-                power_on: true,
-                power: 128,
-                split: false,
-                dual_watch: false,
-                scope: ScopeState::default(),
-            },
-            connection: Connection::default(),
-            ws_clients: WsClients::default(),
-            detail: RadioDetail {
-                status: "connecting".into(),
-                model: "IC-7610".into(),
-                message: None,
-            },
-        }
+        let main = ReceiverState::new(14_074_000, "USB", false);
+        let sub = ReceiverState::new(7_074_000, "LSB", false);
+        let mut radio = RadioState::new(main, Some(sub));
+        radio.power = 128;
+        StateContent::connecting(radio, "IC-7610")
     }
 
     #[test]
@@ -543,5 +578,66 @@ mod tests {
         assert_eq!(doc, now);
         assert_eq!(now["revision"], json!(4));
         assert!(now["updatedAt"].as_str().unwrap().ends_with("+00:00"));
+    }
+
+    /// A change made to a copy of the content.
+    type Edit = fn(&mut StateContent);
+
+    fn names(old: &StateContent, new: &StateContent) -> Vec<&'static str> {
+        derive_events(old, new).iter().map(|e| e.name).collect()
+    }
+
+    #[test]
+    fn each_setting_that_changes_names_its_event_and_nothing_else() {
+        let old = content();
+        let cases: [(&str, Edit); 12] = [
+            ("freq_changed", |c| c.radio.main.freq_hz += 100),
+            ("mode_changed", |c| c.radio.main.filter = 2),
+            ("att_changed", |c| c.radio.sub.as_mut().unwrap().att = 6),
+            ("preamp_changed", |c| c.radio.main.preamp = 1),
+            ("ptt", |c| c.radio.ptt = true),
+            ("power_changed", |c| c.radio.power = 200),
+            ("power_state", |c| c.radio.power_on = false),
+            ("split_changed", |c| c.radio.split = true),
+            ("dual_watch_changed", |c| c.radio.dual_watch = true),
+            ("active_changed", |c| c.radio.active = "SUB".into()),
+            ("scope_meta", |c| c.radio.scope.start_freq = 14_000_000),
+            ("connection", |c| c.connection.radio_ready = true),
+        ];
+        for (name, change) in cases {
+            let mut new = old.clone();
+            change(&mut new);
+            assert_eq!(names(&old, &new), vec![name], "{name}");
+        }
+        assert!(names(&old, &old).is_empty());
+        let sub_freq = derive_events(&old, &{
+            let mut c = old.clone();
+            c.radio.sub.as_mut().unwrap().freq_hz = 7_100_000;
+            c
+        });
+        assert_eq!(
+            sub_freq[0].data,
+            json!({"vfo": "SUB", "receiver": 1, "freq": 7_100_000})
+        );
+    }
+
+    #[test]
+    fn the_unselected_vfo_has_its_own_event_only_when_the_selected_one_stays() {
+        let main = ReceiverState::new(14_074_000, "USB", true);
+        let old = StateContent::connecting(RadioState::new(main, None), "IC-705");
+        let mut b_only = old.clone();
+        b_only.radio.main.vfo_b.as_mut().unwrap().freq_hz = 7_000_000;
+        let ev = derive_events(&old, &b_only);
+        assert_eq!(ev.len(), 1);
+        assert_eq!(ev[0].name, "vfo_b_changed");
+        assert_eq!(
+            ev[0].data,
+            json!({"freq": 7_000_000, "mode": "USB", "filter": "FIL1"})
+        );
+        let mut swapped = b_only.clone();
+        swapped.radio.main.freq_hz = 7_000_000;
+        swapped.radio.main.vfo_b.as_mut().unwrap().freq_hz = 14_074_000;
+        assert_eq!(names(&b_only, &swapped), vec!["freq_changed"]);
+        assert_eq!(derive_events(&b_only, &swapped)[0].data["vfo"], "A");
     }
 }

@@ -20,6 +20,17 @@ fn sim(now: Instant) -> SimProtocol {
     SimProtocol::new(SimConfig::new(p), rig, addrs, now)
 }
 
+/// Streams granted in 48 kHz PCM16 mono both ways, RX audio on or off.
+fn pcm16_mono_grant(rx_enable: bool) -> AudioGrant {
+    AudioGrant {
+        rx_codec: codec::PCM16_MONO,
+        tx_codec: codec::PCM16_MONO,
+        rx_rate: 48_000,
+        tx_rate: 48_000,
+        rx_enable,
+    }
+}
+
 /// A port session of the radio on port `k` that has resent one packet.
 fn link_with_one_resend(sim: &SimProtocol, k: usize, addr: SocketAddr, now: Instant) -> PortLink {
     let id = sim.ids[k];
@@ -105,13 +116,7 @@ fn no_busy_loop_when_rx_audio_is_disabled() {
     let ctrl: SocketAddr = "127.0.0.1:40001".parse().unwrap();
     let audio: SocketAddr = "127.0.0.1:40003".parse().unwrap();
     let mut c = SimClient::new(ctrl, sim.ids[0], CLIENT, now);
-    c.grant = Some(AudioGrant {
-        rx_codec: codec::PCM16_MONO,
-        tx_codec: codec::PCM16_MONO,
-        rx_rate: 48_000,
-        tx_rate: 48_000,
-        rx_enable: false,
-    });
+    c.grant = Some(pcm16_mono_grant(false));
     c.audio = Some(link_with_one_resend(&sim, 2, audio, now));
     c.audio_next = Some(now);
     sim.clients.push(c);
@@ -136,13 +141,7 @@ fn stream_counters_survive_closed_port_sessions() {
     let civ: SocketAddr = "127.0.0.1:40002".parse().unwrap();
     let audio: SocketAddr = "127.0.0.1:40003".parse().unwrap();
     let mut c = SimClient::new(ctrl, sim.ids[0], CLIENT, now);
-    c.grant = Some(AudioGrant {
-        rx_codec: codec::PCM16_MONO,
-        tx_codec: codec::PCM16_MONO,
-        rx_rate: 48_000,
-        tx_rate: 48_000,
-        rx_enable: true,
-    });
+    c.grant = Some(pcm16_mono_grant(true));
     c.civ = Some(link_with_one_resend(&sim, 1, civ, now));
     c.audio = Some(link_with_one_resend(&sim, 2, audio, now));
     sim.clients.push(c);

@@ -78,8 +78,8 @@ impl SimProtocol {
     }
 
     /// Runs a datagram of the CI-V or audio port through its client's stream. Returns the
-    /// client and the packets delivered in order; discovery, foreign ids and unknown
-    /// addresses are handled (and counted) here.
+    /// client and the packets delivered in order; discovery, "are you ready", foreign ids
+    /// and unknown addresses are handled (and counted) here.
     fn port_receive(
         &mut self,
         port: Port,
@@ -110,13 +110,25 @@ impl SimProtocol {
         let mut deliver = Vec::new();
         link.stream.receive(pkt, now, &mut d, &mut deliver);
         out.extend(d.into_iter().map(|b| (port, addr, b)));
-        if !link.ready {
-            // The stream starts with "are you ready", or with anything else the client
-            // sends after discovery: a client whose AYR was lost carries on without it.
-            link.ready = true;
+        let became_ready = !link.ready;
+        // The stream starts with "are you ready", or with anything else the client sends
+        // after discovery: a client whose AYR was lost carries on without it.
+        link.ready = true;
+        if became_ready {
             self.stream_ready(i, port, now);
         }
-        Some((i, deliver))
+        let k = if port == Port::Civ { 1 } else { 2 };
+        let mut rest = Vec::with_capacity(deliver.len());
+        for p in deliver {
+            match p {
+                Packet::AreYouReady(c) => {
+                    let echo = self.echo(k, ptype::ARE_YOU_READY, c.seq, c.sent_id);
+                    out.push((port, addr, echo));
+                }
+                other => rest.push(other),
+            }
+        }
+        Some((i, rest))
     }
 
     /// Starts what flows on a ready stream: the radio's CI-V idles (while switched on)
@@ -149,13 +161,6 @@ impl SimProtocol {
         };
         for p in deliver {
             match p {
-                Packet::AreYouReady(c) => {
-                    out.push((
-                        Port::Civ,
-                        addr,
-                        self.echo(1, ptype::ARE_YOU_READY, c.seq, c.sent_id),
-                    ));
-                }
                 Packet::OpenClose(o) => self.clients[i].civ_open = o.open,
                 Packet::CivData(d) => self.civ_in(i, &d.payload, now, out),
                 Packet::Disconnect(_) => {
@@ -269,13 +274,6 @@ impl SimProtocol {
         };
         for p in deliver {
             match p {
-                Packet::AreYouReady(c) => {
-                    out.push((
-                        Port::Audio,
-                        addr,
-                        self.echo(2, ptype::ARE_YOU_READY, c.seq, c.sent_id),
-                    ));
-                }
                 Packet::Audio(a) => {
                     self.stats.tx_audio_packets_in += 1;
                     let tx_codec = self.clients[i].grant.map(|g| g.tx_codec);
