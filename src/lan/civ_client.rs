@@ -1,7 +1,7 @@
 //! The client's CI-V-port session, sans-IO (spec §2.10, §3.1, §3.2, §6.3):
-//! discovery, OpenClose(open) repeated every 100 ms until CI-V data flows, the CI-V
-//! data watchdog (no data-path packet for 2 s -> OpenClose again), CI-V frames out and
-//! in, and OpenClose(close) + DISCONNECT when leaving.
+//! discovery, OpenClose(open) repeated every 100 ms (once a second after 2 s) until CI-V
+//! data flows, the CI-V data watchdog (no data-path packet for 2 s -> OpenClose again),
+//! CI-V frames out and in, and OpenClose(close) + DISCONNECT when leaving.
 
 use std::time::{Duration, Instant};
 
@@ -63,6 +63,8 @@ pub struct CivClient {
     port: PortSession,
     inner_seq: u16,
     opened: bool,
+    /// CI-V data arrived since the last OpenClose(open) was first sent.
+    data_seen: bool,
     open_sent: Option<Instant>,
     recovering_since: Option<Instant>,
     recovery_reported: bool,
@@ -85,6 +87,7 @@ impl CivClient {
             cfg,
             inner_seq: 0,
             opened: false,
+            data_seen: false,
             open_sent: None,
             recovering_since: None,
             recovery_reported: false,
@@ -153,7 +156,9 @@ impl CivClient {
             })
         {
             self.recovering_since = None;
-            self.next_open = None;
+            if self.data_seen {
+                self.next_open = None;
+            }
             if std::mem::take(&mut self.recovery_reported) {
                 self.events.push(CivEvent::Recovered);
             }
@@ -164,6 +169,7 @@ impl CivClient {
         match step {
             Step::Nothing => {}
             Step::Discovered => {
+                self.data_seen = false;
                 self.send_openclose(true, now, out);
                 self.open_sent = Some(now);
                 self.next_open = Some(now + self.cfg.open_retry);
@@ -176,8 +182,11 @@ impl CivClient {
                         Packet::CivData(d) => {
                             if !self.opened {
                                 self.opened = true;
-                                self.next_open = None;
                                 self.events.push(CivEvent::Opened);
+                            }
+                            self.data_seen = true;
+                            if self.recovering_since.is_none() {
+                                self.next_open = None;
                             }
                             for f in civ::split_frames(&d.payload) {
                                 match f {
@@ -208,10 +217,11 @@ impl CivClient {
             return;
         };
         // Like the reference client: the stream is open once a data-path packet (CI-V
-        // data or the radio's idle) arrives after OpenClose(open).
+        // data or the radio's idle) arrives after OpenClose(open). Idles alone do not
+        // prove that the radio took the OpenClose (a lost one leaves scope and transceive
+        // data off), so it is repeated until CI-V data flows (§2.10 step 3).
         if !self.opened && self.open_sent.is_some_and(|t| last_data > t) {
             self.opened = true;
-            self.next_open = None;
             self.events.push(CivEvent::Opened);
         }
         if self.opened
@@ -224,6 +234,9 @@ impl CivClient {
             );
             self.recovering_since = Some(now);
             self.next_open = Some(now);
+            // the radio may have lost the stream: its open is proven by data again
+            self.data_seen = false;
+            self.open_sent = Some(now);
         }
         if let Some(since) = self.recovering_since
             && !self.recovery_reported
@@ -237,9 +250,12 @@ impl CivClient {
             && now >= t
         {
             self.send_openclose(true, now, out);
-            let slow = self
+            // fast at first, then once a second (recovery, or a radio that sends no data)
+            let since = self
                 .recovering_since
-                .is_some_and(|since| now.saturating_duration_since(since) > self.cfg.fast_recovery);
+                .or(self.open_sent.filter(|_| !self.data_seen));
+            let slow =
+                since.is_some_and(|t| now.saturating_duration_since(t) > self.cfg.fast_recovery);
             let period = if slow {
                 Duration::from_secs(1)
             } else {
@@ -276,8 +292,13 @@ impl CivClient {
             out.push(stream.control(ptype::DISCONNECT, 0));
         }
         self.opened = false;
+        self.data_seen = false;
         self.next_open = None;
         self.recovering_since = None;
         self.recovery_reported = false;
     }
 }
+
+#[cfg(test)]
+#[path = "civ_client_tests.rs"]
+mod tests;

@@ -283,8 +283,12 @@ impl PortRole for CivRole {
 
     fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) {
         if let Some(c) = self.client.as_mut() {
-            self.shared.touch_civ(now);
             c.receive(buf, now, out);
+            // only what this session's radio sent proves that the radio is there: a
+            // radio restarted with new ids may still answer our pings
+            if c.last_rx() == Some(now) {
+                self.shared.touch_civ(now);
+            }
         }
     }
 

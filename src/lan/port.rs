@@ -90,6 +90,15 @@ impl PortSession {
             }
         };
         let Some(stream) = self.stream.as_mut() else {
+            // a radio may ping from its first packet on; every ping is answered (§1.5)
+            if let Packet::Ping(p) = &pkt
+                && !p.reply
+                && p.rcvd_id == self.my_id
+                && p.sent_id != 0
+            {
+                out.push(p.reply_to(self.my_id).emit());
+                return Step::Nothing;
+            }
             if self.discovery.receive(&pkt, now, out) {
                 return self.after_discovery(now);
             }

@@ -76,6 +76,13 @@ impl RxWindow {
         self.expected
     }
 
+    /// Forgets the sequence bookkeeping (the counters stay): the peer restarted its
+    /// sequence, and its next tracked packet is taken as the first one.
+    pub fn restart(&mut self) {
+        self.expected = None;
+        self.pending.clear();
+    }
+
     /// True while some packet is missing.
     pub fn has_missing(&self) -> bool {
         self.pending

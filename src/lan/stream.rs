@@ -137,6 +137,13 @@ impl Stream {
         }
     }
 
+    /// Forgets what was received so far: the peer restarted its session with the same
+    /// ids, and its next tracked packet starts a new receive window. What we sent stays
+    /// (its sequence continues).
+    pub fn restart_rx(&mut self) {
+        self.rx.restart();
+    }
+
     /// Our id on this stream.
     pub fn my_id(&self) -> u32 {
         self.my_id

@@ -47,6 +47,9 @@ pub struct SimClient {
     pub ctrl_addr: SocketAddr,
     /// Control stream (radio role).
     pub ctrl: Stream,
+    /// Discovery ("are you there" / "are you ready") was seen again on this session: the
+    /// client may have restarted with the same ids, and a login now starts afresh.
+    pub rediscovered: bool,
     /// Logged in with good credentials.
     pub logged_in: bool,
     /// Session token.
@@ -74,17 +77,19 @@ pub struct SimClient {
 }
 
 impl SimClient {
-    /// A client that just sent "are you there" from `ctrl_addr` with id `client_id`.
+    /// A client that just sent "are you there" from `ctrl_addr` with id `client_id`. The
+    /// radio's idles on the control port run from the first packet on (spec §1.10).
     pub fn new(ctrl_addr: SocketAddr, radio_id: u32, client_id: u32, now: Instant) -> SimClient {
         SimClient {
             ctrl_addr,
             ctrl: Stream::new(
-                StreamConfig::radio(100, false, true),
+                StreamConfig::radio(100, true, true),
                 radio_id,
                 client_id,
                 1,
                 now,
             ),
+            rediscovered: false,
             logged_in: false,
             token: 0,
             tok_request: 0,

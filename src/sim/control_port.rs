@@ -189,12 +189,7 @@ impl SimProtocol {
                 "simulator: session still held (busy or cooling down): answering CI-V port 0"
             );
             (0, 0)
-        } else if codec::channels(r.tx_codec) != Some(1)
-            || (single_rx && codec::channels(r.rx_codec) == Some(2))
-            || crate::radio::audio::block_bytes(r.rx_codec, r.rx_sample_rate).is_none()
-            || !SAMPLE_RATES.contains(&r.rx_sample_rate)
-            || !SAMPLE_RATES.contains(&r.tx_sample_rate)
-        {
+        } else if !acceptable_audio(&r, single_rx) {
             self.stats.streams_rejected += 1;
             log::info!(
                 "simulator: stream request rejected (rx codec {:#04x}, tx codec {:#04x}, rates {}/{} Hz)",
@@ -235,4 +230,17 @@ impl SimProtocol {
             self.send_radio_conninfo(i, now, out);
         }
     }
+}
+
+/// Whether the radio can serve the audio a stream request asks for: a direction left
+/// disabled may name any codec; an enabled one needs a rate the radio advertises, TX in
+/// mono (the IC-7610 rejects stereo TX), and RX in mono on a single-receiver radio.
+fn acceptable_audio(r: &StreamRequestRepr, single_rx: bool) -> bool {
+    let rx_ok = !r.rx_enable
+        || (SAMPLE_RATES.contains(&r.rx_sample_rate)
+            && crate::radio::audio::block_bytes(r.rx_codec, r.rx_sample_rate).is_some()
+            && !(single_rx && codec::channels(r.rx_codec) == Some(2)));
+    let tx_ok = !r.tx_enable
+        || (SAMPLE_RATES.contains(&r.tx_sample_rate) && codec::channels(r.tx_codec) == Some(1));
+    rx_ok && tx_ok
 }

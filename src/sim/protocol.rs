@@ -18,9 +18,10 @@ pub type Outbox = Vec<(Port, SocketAddr, Vec<u8>)>;
 /// Most clients the radio keeps sessions for at once.
 const MAX_CLIENTS: usize = 8;
 
-/// Sample rates the radio's LAN audio accepts, Hz (RX audio blocks are sized from the
-/// granted rate, so an arbitrary one must not get through).
-pub(super) const SAMPLE_RATES: [u32; 4] = [8_000, 16_000, 24_000, 48_000];
+/// Sample rates the radio's LAN audio accepts, Hz: those its capabilities advertise
+/// (0x8B01, spec §2.7). RX audio blocks are sized from the granted rate, so an arbitrary
+/// one must not get through.
+pub(super) const SAMPLE_RATES: [u32; 5] = [8_000, 12_000, 16_000, 24_000, 48_000];
 
 /// The simulated radio's protocol state.
 pub struct SimProtocol {
@@ -170,30 +171,43 @@ impl SimProtocol {
                 self.stats.foreign += 1;
                 return;
             }
-            if let Some(i) = self.client_by_ctrl(addr)
-                && self.clients[i].ctrl.remote_id() != c.sent_id
-            {
+            match self.client_by_ctrl(addr) {
                 // same address, new id: the old session is replaced (it was this client)
-                self.remove_client(i, true, now);
-            }
-            if self.client_by_ctrl(addr).is_none() {
-                if self.clients.len() >= MAX_CLIENTS {
-                    log::debug!("simulator: too many clients, AYT from {addr} ignored");
-                    return;
+                Some(i) if self.clients[i].ctrl.remote_id() != c.sent_id => {
+                    self.remove_client(i, true, now)
                 }
-                self.clients
-                    .push(SimClient::new(addr, self.ids[0], c.sent_id, now));
+                // same address and id: a client that restarted, or a late duplicate
+                Some(i) => self.clients[i].rediscovered = true,
+                None => {}
+            }
+            if self.client_by_ctrl(addr).is_none() && !self.add_client(addr, c.sent_id, now) {
+                return;
             }
             out.push((Port::Control, addr, self.iah(0, c)));
             return;
         }
-        let Some(i) = self.client_by_ctrl(addr) else {
-            self.stats.foreign += 1;
-            return;
+        let i = match self.client_by_ctrl(addr) {
+            Some(i) => i,
+            None => match self.resumed_client(addr, header, &pkt, now) {
+                Some(i) => i,
+                None => {
+                    self.stray(Port::Control, &pkt, addr, out);
+                    return;
+                }
+            },
         };
         if !self.clients[i].ctrl.owns(header.sent_id, header.rcvd_id) {
             self.stats.foreign += 1;
             return;
+        }
+        match &pkt {
+            Packet::AreYouReady(_) => self.clients[i].rediscovered = true,
+            Packet::Login(_)
+                if std::mem::take(&mut self.clients[i].rediscovered) || header.seq == 0 =>
+            {
+                self.restart_session(i);
+            }
+            _ => {}
         }
         let mut dgrams = Vec::new();
         let mut deliver = Vec::new();
@@ -209,6 +223,69 @@ impl SimProtocol {
         }
     }
 
+    /// Starts a session for a client that sent "are you there" from `addr` with id
+    /// `client_id`; false when the radio already has as many clients as it keeps.
+    fn add_client(&mut self, addr: SocketAddr, client_id: u32, now: Instant) -> bool {
+        if self.clients.len() >= MAX_CLIENTS {
+            log::debug!("simulator: too many clients, {addr} ignored");
+            return false;
+        }
+        self.clients
+            .push(SimClient::new(addr, self.ids[0], client_id, now));
+        true
+    }
+
+    /// A client without a session that resumes one without discovery, as a client does
+    /// that reconnects with the ids of its last session (spec §1.7): "are you ready" or a
+    /// login addressed to this radio's id starts a session for it.
+    fn resumed_client(
+        &mut self,
+        addr: SocketAddr,
+        header: Header,
+        pkt: &Packet,
+        now: Instant,
+    ) -> Option<usize> {
+        let resumes = matches!(pkt, Packet::AreYouReady(_) | Packet::Login(_))
+            && header.sent_id != 0
+            && header.rcvd_id == self.ids[0];
+        if !resumes || !self.add_client(addr, header.sent_id, now) {
+            return None;
+        }
+        log::debug!("simulator: {addr} resumes a session without discovery");
+        Some(self.clients.len() - 1)
+    }
+
+    /// A datagram on `port` from an address without a session there: pings are answered
+    /// (every ping is, spec §1.5), the rest is counted and dropped.
+    pub(super) fn stray(&mut self, port: Port, pkt: &Packet, addr: SocketAddr, out: &mut Outbox) {
+        match pkt {
+            Packet::Ping(p) if !p.reply && p.sent_id != 0 => {
+                let k = match port {
+                    Port::Control => 0,
+                    Port::Civ => 1,
+                    Port::Audio => 2,
+                };
+                out.push((port, addr, p.reply_to(self.ids[k]).emit()));
+            }
+            _ => self.stats.foreign += 1,
+        }
+    }
+
+    /// Client `i` logs in again after discovering the radio anew: it restarted with the
+    /// same ids, so its sequence starts again and its old streams are gone.
+    fn restart_session(&mut self, i: usize) {
+        let c = &mut self.clients[i];
+        if c.logged_in || c.grant.is_some() {
+            log::debug!(
+                "simulator: {} logs in afresh; its session restarts",
+                c.ctrl_addr
+            );
+        }
+        c.ctrl.restart_rx();
+        c.logged_in = false;
+        self.close_streams(i);
+    }
+
     /// Handles a packet of client `i`; returns true when the client is gone.
     fn on_control_packet(&mut self, i: usize, pkt: Packet, now: Instant, out: &mut Outbox) -> bool {
         let addr = self.clients[i].ctrl_addr;
@@ -219,9 +296,6 @@ impl SimProtocol {
                     addr,
                     self.echo(0, ptype::ARE_YOU_READY, c.seq, c.sent_id),
                 ));
-                self.clients[i]
-                    .ctrl
-                    .set_idle(Some(Duration::from_millis(100)));
             }
             Packet::Login(l) => self.login(i, l, now, out),
             Packet::Token(t) if !t.is_reply() => return self.token(i, t, now, out),

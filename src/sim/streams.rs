@@ -42,12 +42,9 @@ impl SimProtocol {
             return;
         }
         let k = if port == Port::Civ { 1 } else { 2 };
-        let existing = self.client_by_port(port, addr);
-        let owner = existing.or_else(|| {
-            self.clients.iter().position(|cl| {
-                cl.grant.is_some() && cl.ctrl_addr.ip() == addr.ip() && port_free(cl, port)
-            })
-        });
+        let owner = self
+            .client_by_port(port, addr)
+            .or_else(|| self.new_port_owner(port, addr));
         let Some(i) = owner else {
             self.stats.foreign += 1;
             log::debug!("simulator: {port:?} AYT from {addr} without granted streams ignored");
@@ -77,6 +74,23 @@ impl SimProtocol {
         out.push((port, addr, self.iah(k, c)));
     }
 
+    /// The client a new socket on `port` at `addr` belongs to: one with granted streams
+    /// at that IP whose `port` session is free, or else the one whose `port` session has
+    /// been silent longest (a client that opens a new socket without saying goodbye on
+    /// the old one, spec §2.11 "soft reconnect", replaces it).
+    fn new_port_owner(&self, port: Port, addr: SocketAddr) -> Option<usize> {
+        let candidates = || {
+            self.clients
+                .iter()
+                .enumerate()
+                .filter(|(_, cl)| cl.grant.is_some() && cl.ctrl_addr.ip() == addr.ip())
+        };
+        candidates()
+            .find(|(_, cl)| port_free(cl, port))
+            .or_else(|| candidates().min_by_key(|(_, cl)| port_last_rx(cl, port)))
+            .map(|(i, _)| i)
+    }
+
     /// Runs a datagram of the CI-V or audio port through its client's stream. Returns the
     /// client and the packets delivered in order; discovery, "are you ready", foreign ids
     /// and unknown addresses are handled (and counted) here.
@@ -94,7 +108,7 @@ impl SimProtocol {
             return None;
         }
         let Some(i) = self.client_by_port(port, addr) else {
-            self.stats.foreign += 1;
+            self.stray(port, &pkt, addr, out);
             return None;
         };
         let link = match port {
@@ -374,4 +388,14 @@ fn port_free(c: &super::client::SimClient, port: Port) -> bool {
         Port::Audio => c.audio.is_none(),
         Port::Control => false,
     }
+}
+
+/// When client `c`'s session on `port` last heard from it (`None` when it has none).
+fn port_last_rx(c: &super::client::SimClient, port: Port) -> Option<Instant> {
+    let link = match port {
+        Port::Civ => c.civ.as_ref(),
+        Port::Audio => c.audio.as_ref(),
+        Port::Control => None,
+    };
+    link.map(|l| l.stream.last_rx())
 }
