@@ -183,6 +183,28 @@ fn set_band_falls_back_to_the_profile_default() {
 }
 
 #[test]
+fn set_band_leaves_the_radio_alone_for_a_code_the_profile_lacks() {
+    // review (interface.md §3 rule 5): a code without a profile band is acknowledged
+    // without retuning, even when the radio has a register for it
+    let sim = start_sim("ic705");
+    let text = include_str!("../profiles/ic705.toml").replace(
+        "default_hz = 100000000, bsr_code = 0x11 }",
+        "default_hz = 100000000 }",
+    );
+    let custom =
+        std::sync::Arc::new(rigweb::profile::Profile::from_toml("nowfm.toml", &text).unwrap());
+    let mut cfg = radio_config("ic705", sim.addrs().control, "s3cret");
+    cfg.profile = custom;
+    let radio = rigweb::radio::service::Radio::start(cfg).unwrap();
+    wait_ready(&radio, READY);
+    let before = freq(&sim, 0);
+    let r = radio.execute(Command::SetBand(0x11)).unwrap();
+    assert_eq!(r, json!({"band": 0x11, "source": "none", "retuned": false}));
+    assert_eq!(freq(&sim, 0), before);
+    radio.shutdown();
+}
+
+#[test]
 fn ab_radio_vfos() {
     let sim = start_sim("ic705");
     let radio = start_radio("ic705", &sim);

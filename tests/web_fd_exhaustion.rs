@@ -47,9 +47,18 @@ fn running_out_of_file_descriptors_does_not_stop_accepting() {
         flood.push(s);
         assert!(flood.len() < 1_000, "the limit was not reached");
     }
-    // the server meets EMFILE in accept and keeps trying
-    let replaced = wait_for(Duration::from_secs(5), || {
-        srv.web.acceptor_generations() > first || flood.len() < 2
+    // the server meets EMFILE in accept and keeps trying; if it had accepted every
+    // connection before the last descriptor went, keep one client waiting in the
+    // backlog (close one connection, open another) until it has to accept with none left
+    let replaced = wait_for(Duration::from_secs(10), || {
+        if srv.web.acceptor_generations() > first || flood.len() < 2 {
+            return true;
+        }
+        drop(flood.pop());
+        if let Ok(s) = TcpStream::connect(a) {
+            flood.push(s);
+        }
+        false
     });
     drop(flood);
     set_soft_limit(old);

@@ -260,7 +260,7 @@ fn invalid_commands_say_which_field_and_what_is_allowed() {
             "invalid_param",
             "must be a boolean",
         ),
-        ("set_band", json!({"band": 300}), "invalid_param", "BCD"),
+        ("set_band", json!({"band": 300}), "invalid_param", "0..255"),
         (
             "set_freq",
             json!({"freq": 14_000_000, "bogus": true}),
@@ -527,5 +527,188 @@ fn a_half_open_ptt_owner_is_noticed_within_seconds() {
     eprintln!("a silent PTT owner was released after {:?}", t.elapsed());
     assert!(t.elapsed() < Duration::from_secs(6));
     drop(s);
+    srv.shutdown();
+}
+
+/// The simulated radio's frequency of receiver `r` (its active VFO).
+fn sim_freq(srv: &rigweb::app::Running, r: usize) -> u64 {
+    let snap = srv.sim.as_ref().unwrap().snapshot().unwrap();
+    let rx = &snap.receivers[r];
+    rx.vfo[usize::from(rx.active_vfo)].freq_hz
+}
+
+/// Reads responses until every id in `ids` has one; returns them by id.
+fn responses(ws: &mut Ws, ids: &[&str]) -> Map<String, Value> {
+    let mut got = Map::new();
+    while got.len() < ids.len() {
+        let r = ws
+            .until(Duration::from_secs(10), |v| v["type"] == "response")
+            .expect("a response per command");
+        got.insert(r["id"].as_str().unwrap().to_string(), r);
+    }
+    got
+}
+
+#[test]
+fn throttled_commands_for_two_receivers_and_before_a_close_are_all_applied() {
+    // review: MAIN and SUB shared one throttle slot (SUB's value was lost), and a
+    // throttled command waiting when the client left was dropped
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    let cmds = [
+        ("m1", 0, 14_010_000u64),
+        ("s1", 1, 7_010_000),
+        ("s2", 1, 7_020_000),
+        ("m2", 0, 14_020_000),
+    ];
+    for (id, rx, hz) in cmds {
+        ws.send(&json!({"type": "cmd", "id": id, "name": "set_freq", "params": {"receiver": rx, "freq": hz}}));
+    }
+    let got = responses(&mut ws, &["m1", "s1", "s2", "m2"]);
+    assert!(got.values().all(|r| r["ok"] == true), "{got:?}");
+    assert!(wait_for(Duration::from_secs(2), || sim_freq(&srv, 0)
+        == 14_020_000
+        && sim_freq(&srv, 1) == 7_020_000));
+    // a throttled value waiting when the client closes is still applied
+    ws.send(
+        &json!({"type": "cmd", "id": "c1", "name": "set_freq", "params": {"freq": 14_030_000}}),
+    );
+    ws.send(
+        &json!({"type": "cmd", "id": "c2", "name": "set_freq", "params": {"freq": 14_040_000}}),
+    );
+    let got = responses(&mut ws, &["c1", "c2"]);
+    assert_eq!(got["c2"]["result"]["throttled"], true, "{got:?}");
+    drop(ws);
+    assert!(
+        wait_for(Duration::from_secs(2), || sim_freq(&srv, 0) == 14_040_000),
+        "ends at {}",
+        sim_freq(&srv, 0)
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn throttled_commands_reach_the_radio_in_the_order_they_were_sent() {
+    // review: set_band 5, set_freq, set_freq (throttled), set_band 7 (throttled) ended
+    // on the frequency instead of the band sent last
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    let caps = get(srv.addr(), "/api/v1/capabilities").json();
+    let bands: Vec<(u64, u64, u64)> = caps["freqRanges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["bands"].as_array().unwrap().clone())
+        .filter(|b| b["bsrCode"].is_u64())
+        .map(|b| {
+            (
+                b["bsrCode"].as_u64().unwrap(),
+                b["start"].as_u64().unwrap(),
+                b["end"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let (first, last) = (bands[3], bands[6]);
+    ws.send(&json!({"type": "cmd", "id": "b1", "name": "set_band", "params": {"band": first.0}}));
+    ws.send(
+        &json!({"type": "cmd", "id": "f1", "name": "set_freq", "params": {"freq": 14_100_000}}),
+    );
+    ws.send(
+        &json!({"type": "cmd", "id": "f2", "name": "set_freq", "params": {"freq": 14_123_000}}),
+    );
+    ws.send(&json!({"type": "cmd", "id": "b2", "name": "set_band", "params": {"band": last.0}}));
+    let got = responses(&mut ws, &["b1", "f1", "f2", "b2"]);
+    assert!(got.values().all(|r| r["ok"] == true), "{got:?}");
+    assert!(
+        wait_for(Duration::from_secs(3), || {
+            let f = sim_freq(&srv, 0);
+            (last.1..=last.2).contains(&f)
+        }),
+        "ends in band {last:?}, at {}",
+        sim_freq(&srv, 0)
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let f = sim_freq(&srv, 0);
+    assert!(
+        (last.1..=last.2).contains(&f),
+        "stays in the last band: {f}"
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn only_one_of_two_clients_keying_together_gets_ptt_and_its_leaving_unkeys() {
+    // review: two `ptt true` back to back both got ok, and when the first owner left
+    // PTT stayed on; an owner that left before its queued key ran left the radio keyed
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut one = Ws::control(a);
+    let mut two = Ws::control(a);
+    for i in 0..6 {
+        one.send(&json!({"type": "cmd", "id": format!("s{i}"), "name": "vfo_swap"}));
+    }
+    one.send(&json!({"type": "cmd", "id": "k1", "name": "ptt", "params": {"state": true}}));
+    std::thread::sleep(Duration::from_millis(2));
+    two.send(&json!({"type": "cmd", "id": "k2", "name": "ptt", "params": {"state": true}}));
+    let r2 = two
+        .until(Duration::from_secs(10), |v| v["id"] == "k2")
+        .unwrap();
+    let r1 = one
+        .until(Duration::from_secs(10), |v| v["id"] == "k1")
+        .unwrap();
+    assert_eq!(r1["ok"], true, "{r1}");
+    assert_eq!(r2["error"], "ptt_busy", "{r2}");
+    drop(one);
+    assert!(
+        wait_for(Duration::from_secs(2), || !srv
+            .sim
+            .as_ref()
+            .unwrap()
+            .snapshot()
+            .unwrap()
+            .ptt),
+        "the owner's leaving unkeys"
+    );
+    // an owner that leaves while its key is still queued
+    let mut three = Ws::control(a);
+    for i in 0..6 {
+        three.send(&json!({"type": "cmd", "id": format!("t{i}"), "name": "vfo_swap"}));
+    }
+    three.send(&json!({"type": "cmd", "id": "k3", "name": "ptt", "params": {"state": true}}));
+    std::thread::sleep(Duration::from_millis(5));
+    drop(three);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !srv.sim.as_ref().unwrap().snapshot().unwrap().ptt,
+        "not left keyed"
+    );
+    assert_eq!(two.cmd("k4", "ptt", json!({"state": true}))["ok"], true);
+    assert_eq!(two.cmd("u4", "ptt", json!({"state": false}))["ok"], true);
+    srv.shutdown();
+}
+
+#[test]
+fn a_full_radio_queue_is_answered_with_the_commands_own_id() {
+    // review: `radio_busy` from a full command queue came back with `"id": null`
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    let n = 1500;
+    for i in 0..n {
+        ws.send(&json!({"type": "cmd", "id": format!("q{i}"), "name": "vfo_equalize"}));
+    }
+    let mut busy = 0;
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..n {
+        let r = ws
+            .until(Duration::from_secs(30), |v| v["type"] == "response")
+            .expect("a response per command");
+        let id = r["id"].as_str().expect("the command's id").to_string();
+        assert!(seen.insert(id), "one response per id: {r}");
+        if r["error"] == "radio_busy" {
+            busy += 1;
+        }
+    }
+    eprintln!("{busy} of {n} answered radio_busy");
+    assert!(busy > 0, "the queue filled up");
     srv.shutdown();
 }

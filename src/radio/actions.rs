@@ -235,11 +235,14 @@ impl Executor {
         Ok(())
     }
 
-    /// `set_band` (interface.md §3 rule 5): recall the band stack register; when that
-    /// fails, tune the profile band's `default_hz`; without such a band, acknowledge
-    /// and leave the radio where it is.
+    /// `set_band` (interface.md §3 rule 5): a code the profile has no band for is
+    /// acknowledged and the radio left where it is (no CI-V at all); otherwise recall the
+    /// band stack register, and when that fails, tune the band's `default_hz`.
     fn set_band(&mut self, code: u8) -> Result<Value, CommandError> {
         let profile = self.profile();
+        let Some(band) = profile.band_by_bsr(code) else {
+            return Ok(json!({"band": code, "source": "none", "retuned": false}));
+        };
         let target = if profile.vfo.scheme == VfoScheme::Ab {
             Target::Vfo(0)
         } else {
@@ -266,17 +269,9 @@ impl Executor {
             }
             return Ok(json!({"band": code, "source": "bsr", "freq": hz, "retuned": true}));
         }
-        match profile.band_by_bsr(code) {
-            Some(band) => {
-                let hz = band.default_hz;
-                let name = band.name.clone();
-                self.perform(&Command::SetFreq { target, hz })?;
-                Ok(
-                    json!({"band": code, "name": name, "source": "default", "freq": hz, "retuned": true}),
-                )
-            }
-            None => Ok(json!({"band": code, "source": "none", "retuned": false})),
-        }
+        let (hz, name) = (band.default_hz, band.name.clone());
+        self.perform(&Command::SetFreq { target, hz })?;
+        Ok(json!({"band": code, "name": name, "source": "default", "freq": hz, "retuned": true}))
     }
 
     fn read_meters(&mut self, kinds: &[MeterKind]) -> Result<Value, CommandError> {

@@ -411,24 +411,26 @@ fn build_set_preamp(a: &Args, profile: &Profile) -> Result<Command, CommandError
 }
 
 fn build_set_band(a: &Args, profile: &Profile) -> Result<Command, CommandError> {
-    let band = a.int("band").unwrap_or(-1);
-    let valid = (0..=0x99).contains(&band) && civ::from_bcd_byte(band as u8).is_ok();
-    if !valid {
-        let codes: Vec<String> = profile
-            .bands()
-            .filter_map(|b| b.bsr_code)
-            .map(|c| c.to_string())
-            .collect();
-        return Err(CommandError::param(
-            "band",
-            format!(
-                "{band} is not a band stack register code (a BCD byte); the {} has: {}",
-                profile.model(),
-                codes.join(", ")
-            ),
-        ));
+    // any byte is taken: a code the profile does not list is acknowledged without
+    // retuning (interface.md §7 item 3), so only what cannot be a code is refused
+    match a.int("band").and_then(|b| u8::try_from(b).ok()) {
+        Some(band) => Ok(Command::SetBand(band)),
+        None => {
+            let codes: Vec<String> = profile
+                .bands()
+                .filter_map(|b| b.bsr_code)
+                .map(|c| c.to_string())
+                .collect();
+            Err(CommandError::param(
+                "band",
+                format!(
+                    "must be a band stack register code, an integer 0..255 (a BCD byte); the {} has: {}",
+                    profile.model(),
+                    codes.join(", ")
+                ),
+            ))
+        }
     }
-    Ok(Command::SetBand(band as u8))
 }
 
 #[cfg(test)]
@@ -544,8 +546,21 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("allowed: A, B"), "{}", e.message);
-        let e = parse_on("ic7610", "set_band", json!({"band": 0x1A})).unwrap_err();
-        assert!(e.message.contains("BCD"), "{}", e.message);
+        assert_eq!(
+            parse_on("ic7610", "set_band", json!({"band": 0x1A})).unwrap(),
+            Command::SetBand(0x1A),
+            "a code the profile lacks is acknowledged later, not refused"
+        );
+        for (bad, says) in [
+            (json!(256), "0..255"),
+            (json!(-1), "0..255"),
+            (json!("20m"), "integer"),
+            (json!(1.5), "integer"),
+        ] {
+            let e = parse_on("ic7610", "set_band", json!({"band": bad})).unwrap_err();
+            assert!(e.message.starts_with("band: "), "{bad}: {}", e.message);
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
+        }
         let e = parse_on("ic7610", "fly", json!({})).unwrap_err();
         assert_eq!(e.code, ErrorCode::UnknownCommand);
         let e = parse_on("ic7610", "set_freq", json!([1])).unwrap_err();

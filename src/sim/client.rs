@@ -112,6 +112,15 @@ impl SimClient {
             .chain(self.audio.as_ref().map(|l| &l.stream))
     }
 
+    /// The client's session on the CI-V or audio port, if open.
+    pub fn port_link(&self, port: crate::wire::lan::Port) -> Option<&PortLink> {
+        match port {
+            crate::wire::lan::Port::Civ => self.civ.as_ref(),
+            crate::wire::lan::Port::Audio => self.audio.as_ref(),
+            crate::wire::lan::Port::Control => None,
+        }
+    }
+
     /// When anything was last heard from this client, on any port.
     pub fn last_heard(&self) -> Instant {
         let mut t = self.ctrl.last_rx();

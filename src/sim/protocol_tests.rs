@@ -432,3 +432,43 @@ fn a_new_civ_socket_replaces_one_that_left_without_a_goodbye() {
     assert_eq!(sim.client_addrs(Port::Civ), vec![new_civ]);
     assert_eq!(sim.stats().resent, 1, "the old session's counters are kept");
 }
+
+#[test]
+fn a_rediscovered_audio_session_restarts_its_inner_counter_with_the_outer_one() {
+    // peers_python (5 % loss): after a repeated discovery on the audio port the outer
+    // seq started again at 1 while the inner audio seq went on (163 at outer seq 11)
+    let now = Instant::now();
+    let mut sim = sim(now);
+    let ctrl: SocketAddr = CTRL.parse().unwrap();
+    let audio: SocketAddr = "127.0.0.1:40103".parse().unwrap();
+    let mut c = SimClient::new(ctrl, sim.ids[0], CLIENT, now);
+    c.grant = Some(pcm16_mono_grant(true));
+    sim.clients.push(c);
+    let ayt = header_only(ptype::ARE_YOU_THERE, 0, CLIENT + 2, 0);
+    let ayr = header_only(ptype::ARE_YOU_READY, 1, CLIENT + 2, sim.ids[2]);
+    let mut out = Vec::new();
+    sim.receive(Port::Audio, audio, &ayt, now, &mut out);
+    sim.receive(Port::Audio, audio, &ayt, now, &mut out);
+    assert_eq!(out.len(), 2, "a repeated AYT is answered");
+    sim.receive(Port::Audio, audio, &ayr, now, &mut out);
+    let mut t = now;
+    for _ in 0..10 {
+        t += Duration::from_millis(20);
+        sim.tick(t, &mut Vec::new());
+    }
+    assert!(sim.clients[0].audio_seq > 0, "audio flowed");
+    sim.receive(Port::Audio, audio, &ayt, t, &mut Vec::new());
+    sim.receive(Port::Audio, audio, &ayr, t, &mut Vec::new());
+    let mut out = Vec::new();
+    sim.tick(t + Duration::from_millis(20), &mut out);
+    let first = out
+        .iter()
+        .find_map(
+            |(_, _, b)| match Packet::parse(b, Port::Audio, Origin::Radio) {
+                Ok(Packet::Audio(a)) => Some(a),
+                _ => None,
+            },
+        )
+        .expect("RX audio on the new session");
+    assert_eq!((first.seq, first.send_seq), (1, 0));
+}

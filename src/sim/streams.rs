@@ -17,14 +17,9 @@ const AUDIO_BLOCK: Duration = Duration::from_millis(20);
 impl SimProtocol {
     /// Index of the client whose port `port` session talks from `addr`.
     fn client_by_port(&self, port: Port, addr: SocketAddr) -> Option<usize> {
-        self.clients.iter().position(|c| {
-            let link = match port {
-                Port::Civ => c.civ.as_ref(),
-                Port::Audio => c.audio.as_ref(),
-                Port::Control => None,
-            };
-            link.is_some_and(|l| l.addr == addr)
-        })
+        self.clients
+            .iter()
+            .position(|c| c.port_link(port).is_some_and(|l| l.addr == addr))
     }
 
     /// "Are you there" on the CI-V or audio port: only from the address of a client whose
@@ -42,9 +37,17 @@ impl SimProtocol {
             return;
         }
         let k = if port == Port::Civ { 1 } else { 2 };
-        let owner = self
-            .client_by_port(port, addr)
-            .or_else(|| self.new_port_owner(port, addr));
+        let existing = self.client_by_port(port, addr);
+        if let Some(i) = existing
+            && self.clients[i]
+                .port_link(port)
+                .is_some_and(|l| !l.ready && l.stream.remote_id() == c.sent_id)
+        {
+            // a repeated AYT (our "I am here" was lost): the session stays as it is
+            out.push((port, addr, self.iah(k, c)));
+            return;
+        }
+        let owner = existing.or_else(|| self.new_port_owner(port, addr));
         let Some(i) = owner else {
             self.stats.foreign += 1;
             log::debug!("simulator: {port:?} AYT from {addr} without granted streams ignored");
@@ -60,13 +63,16 @@ impl SimProtocol {
             ready: false,
         };
         let client = &mut self.clients[i];
+        // a new session: its inner counters start again with its outer one
         let old = match port {
             Port::Civ => {
                 client.civ_open = false;
+                client.civ_seq = 0;
                 client.civ.replace(link)
             }
             _ => {
                 client.audio_next = None;
+                client.audio_seq = 0;
                 client.audio.replace(link)
             }
         };
@@ -383,19 +389,10 @@ impl SimProtocol {
 }
 
 fn port_free(c: &super::client::SimClient, port: Port) -> bool {
-    match port {
-        Port::Civ => c.civ.is_none(),
-        Port::Audio => c.audio.is_none(),
-        Port::Control => false,
-    }
+    port != Port::Control && c.port_link(port).is_none()
 }
 
 /// When client `c`'s session on `port` last heard from it (`None` when it has none).
 fn port_last_rx(c: &super::client::SimClient, port: Port) -> Option<Instant> {
-    let link = match port {
-        Port::Civ => c.civ.as_ref(),
-        Port::Audio => c.audio.as_ref(),
-        Port::Control => None,
-    };
-    link.map(|l| l.stream.last_rx())
+    c.port_link(port).map(|l| l.stream.last_rx())
 }

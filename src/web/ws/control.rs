@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, ClientHandle, Ctx};
@@ -25,6 +26,8 @@ use crate::web::ptt::Claim;
 use crate::wire::web::MeterFrame;
 
 const STREAMS: [&str; 3] = ["events", "scope", "meters"];
+/// Told whether a command succeeded once it ended (or could not be queued).
+type Done = Box<dyn FnOnce(bool) + Send>;
 /// S-meter events at most this often.
 const SMETER_EVENT_GAP: Duration = Duration::from_millis(200);
 
@@ -115,25 +118,58 @@ impl ControlChannel {
         }
     }
 
-    fn submit(
-        &self,
-        cmd: Command,
-        id: Value,
-        ctx: &mut Ctx,
-        on_fail: Option<Box<dyn FnOnce() + Send>>,
-    ) {
+    /// Queues `cmd` for the radio; its `response` carries `id`. `done` learns whether it
+    /// succeeded, whether it ran or could not even be queued.
+    fn submit(&self, cmd: Command, id: Value, ctx: &mut Ctx, done: Option<Done>) {
         let handle = ctx.handle.clone();
-        let r = self.app.radio.submit(cmd, move |r| match r {
-            Ok(v) => handle.send_text(messages::ok(&id, &v)),
-            Err(e) => {
-                if let Some(f) = on_fail {
-                    f();
-                }
-                handle.send_text(messages::fail(&id, &e));
+        let done = Arc::new(Mutex::new(done));
+        let on_end = done.clone();
+        let reply_id = id.clone();
+        let r = self.app.radio.submit(cmd, move |r| {
+            if let Some(f) = on_end.lock().take() {
+                f(r.is_ok());
+            }
+            match r {
+                Ok(v) => handle.send_text(messages::ok(&reply_id, &v)),
+                Err(e) => handle.send_text(messages::fail(&reply_id, &e)),
             }
         });
         if let Err(e) = r {
-            self.reply_error(Some(&Value::Null), &e, ctx);
+            if let Some(f) = done.lock().take() {
+                f(false);
+            }
+            self.reply_error(Some(&id), &e, ctx);
+        }
+    }
+
+    /// Queues a rate-limited command that was acknowledged as throttled: a failure is
+    /// told to the client as a `command_failed` event (when it is still there).
+    fn submit_trailing(&self, name: String, cmd: Command, handle: Option<Arc<ClientHandle>>) {
+        let failed = move |e: &CommandError, handle: Option<&Arc<ClientHandle>>| {
+            match handle {
+            Some(h) => h.send_text(messages::event(
+                "command_failed",
+                &json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true}),
+            )),
+            None => log::warn!("throttled {name} of a client that left failed: {e}"),
+        }
+        };
+        let failed = Arc::new(failed);
+        let (on_end, h) = (failed.clone(), handle.clone());
+        let r = self.app.radio.submit(cmd, move |r| {
+            if let Err(e) = r {
+                on_end(&e, h.as_ref());
+            }
+        });
+        if let Err(e) = r {
+            failed(&e, handle.as_ref());
+        }
+    }
+
+    /// Sends the throttled commands that arrived before the command about to go out.
+    fn send_waiting(&self, waiting: Vec<(String, Command)>, ctx: &mut Ctx) {
+        for (name, cmd) in waiting {
+            self.submit_trailing(name, cmd, Some(ctx.handle.clone()));
         }
     }
 
@@ -162,32 +198,46 @@ impl ControlChannel {
                 return;
             }
         };
-        match cmd {
-            Command::Ptt(true) => {
-                let transmitting = self.app.radio.store().read(|c| c.radio.ptt);
-                match self.app.ptt.claim(self.id, transmitting) {
-                    Claim::Busy(other) => {
-                        let e = CommandError::new(
-                            ErrorCode::PttBusy,
-                            format!("client {other} is transmitting; wait until it unkeys"),
-                        );
-                        self.reply_error(Some(&id), &e, ctx);
-                    }
-                    Claim::Granted => {
-                        let (app, me) = (self.app.clone(), self.id);
-                        let undo: Box<dyn FnOnce() + Send> = Box::new(move || {
-                            app.ptt.release_if_owner(me);
-                        });
-                        self.submit(cmd, id, ctx, Some(undo));
-                    }
+        let now = Instant::now();
+        if RateLimiter::applies(name) {
+            match self.limiter.offer(name, &cmd, now) {
+                Verdict::Send(waiting) => {
+                    self.send_waiting(waiting, ctx);
+                    self.submit(cmd, id, ctx, None);
                 }
-            }
-            _ if RateLimiter::applies(name) => match self.limiter.offer(name, &cmd, Instant::now())
-            {
-                Verdict::Send => self.submit(cmd, id, ctx, None),
                 Verdict::Throttled => ctx.text(messages::ok(&id, &json!({"throttled": true}))),
-            },
-            _ => self.submit(cmd, id, ctx, None),
+            }
+            return;
+        }
+        let waiting = self.limiter.before_unlimited(now);
+        self.send_waiting(waiting, ctx);
+        if cmd == Command::Ptt(true) {
+            self.key(cmd, id, ctx);
+        } else {
+            self.submit(cmd, id, ctx, None);
+        }
+    }
+
+    /// `ptt true`: only when no other client transmits or is keying; this client then
+    /// owns PTT until the radio unkeys.
+    fn key(&self, cmd: Command, id: Value, ctx: &mut Ctx) {
+        let transmitting = self.app.radio.store().read(|c| c.radio.ptt);
+        match self.app.ptt.claim(self.id, transmitting) {
+            Claim::Busy(other) => {
+                let e = CommandError::new(
+                    ErrorCode::PttBusy,
+                    format!("client {other} is transmitting; wait until it unkeys"),
+                );
+                self.reply_error(Some(&id), &e, ctx);
+            }
+            Claim::Granted => {
+                let (app, me) = (self.app.clone(), self.id);
+                let done: Done = Box::new(move |ok| {
+                    let keyed = app.radio.store().read(|c| c.radio.ptt);
+                    app.ptt.key_done(me, ok, keyed);
+                });
+                self.submit(cmd, id, ctx, Some(done));
+            }
         }
     }
 
@@ -466,20 +516,8 @@ impl Channel for ControlChannel {
     }
 
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant> {
-        for (name, cmd) in self.limiter.due(now) {
-            let handle = ctx.handle.clone();
-            let r = self.app.radio.submit(cmd, move |r| {
-                if let Err(e) = r {
-                    handle.send_text(messages::event(
-                        "command_failed",
-                        &json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true}),
-                    ));
-                }
-            });
-            if let Err(e) = r {
-                log::debug!("ws client: trailing command not queued: {e}");
-            }
-        }
+        let due = self.limiter.due(now);
+        self.send_waiting(due, ctx);
         self.limiter.next_due()
     }
 
@@ -496,17 +534,20 @@ impl Channel for ControlChannel {
         self.scope = None;
         self.meters = None;
         self.app.meters.withdraw(self.id);
-        if self.app.ptt.owner() == Some(self.id) && self.app.radio.store().read(|c| c.radio.ptt) {
-            log::warn!(
-                "ws client {} left while transmitting: releasing PTT",
-                self.id
-            );
-            let app = self.app.clone();
+        // what the client asked for is applied, even if it is no longer there to see it
+        for (name, cmd) in self.limiter.drain(Instant::now()) {
+            self.submit_trailing(name, cmd, None);
+        }
+        // the owner may be transmitting, or have a key command still on its way (queued
+        // commands run in order, so this unkey follows it)
+        if self.app.ptt.owner() == Some(self.id) {
+            log::warn!("ws client {} left while owning PTT: releasing PTT", self.id);
+            let (app, me) = (self.app.clone(), self.id);
             let r = self.app.radio.submit(Command::Ptt(false), move |r| {
                 if let Err(e) = r {
                     log::error!("releasing PTT after the owner left failed: {e}");
                 }
-                app.ptt.clear();
+                app.ptt.release_if_owner(me);
             });
             if let Err(e) = r {
                 log::error!("releasing PTT after the owner left could not be queued: {e}");

@@ -1,26 +1,38 @@
 //! The per-client `set_*` rate limit (decisions.md "Rate limit"): at most one command
-//! of each name per window reaches the radio; a limited command is acknowledged at once
-//! as throttled and the latest limited one is applied when the window ends, so the
-//! radio always ends at the last value asked for.
+//! of each name and target (receiver / VFO) per window reaches the radio; a limited
+//! command is acknowledged at once as throttled and the latest limited one is applied
+//! when the window ends, so the radio always ends at the last value asked for.
+//!
+//! Commands reach the radio in the order the client sent them: a waiting command goes
+//! out before any command that arrived after it (a later command flushes the ones
+//! waiting), and a client that leaves gets what was waiting applied.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::radio::command::Command;
 
-/// What to do with a command.
+/// What to do with a limited command.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Send it now.
-    Send,
-    /// Keep it; it will be sent when the window ends.
+    /// Send it now, after these waiting commands (arrived earlier, in order).
+    Send(Vec<(String, Command)>),
+    /// Keep it; it will be sent when its window ends.
     Throttled,
+}
+
+#[derive(Debug)]
+struct Waiting {
+    /// Arrival number (order of the client's commands).
+    arrival: u64,
+    name: String,
+    cmd: Command,
 }
 
 #[derive(Debug)]
 struct Slot {
     last_sent: Instant,
-    pending: Option<Command>,
+    waiting: Option<Waiting>,
 }
 
 /// The limiter of one client.
@@ -28,14 +40,30 @@ struct Slot {
 pub struct RateLimiter {
     window: Duration,
     slots: HashMap<String, Slot>,
+    arrivals: u64,
+}
+
+/// The slot of a command: its name and, for commands aimed at one receiver or VFO, that
+/// target (tuning MAIN and SUB are limited separately).
+fn slot_key(name: &str, cmd: &Command) -> String {
+    match cmd {
+        Command::SetFreq { target, .. }
+        | Command::SetMode { target, .. }
+        | Command::SetFilter { target, .. } => format!("{name}/{target:?}"),
+        Command::SetAtt { receiver, .. } | Command::SetPreamp { receiver, .. } => {
+            format!("{name}/{receiver}")
+        }
+        _ => name.to_string(),
+    }
 }
 
 impl RateLimiter {
-    /// A limiter with `window` per command name.
+    /// A limiter with `window` per command name and target.
     pub fn new(window: Duration) -> RateLimiter {
         RateLimiter {
             window,
             slots: HashMap::new(),
+            arrivals: 0,
         }
     }
 
@@ -44,53 +72,83 @@ impl RateLimiter {
         name.starts_with("set_")
     }
 
-    /// Decides for command `name`; a throttled command replaces the one waiting.
+    /// Decides for limited command `name`; a throttled command replaces the one waiting
+    /// in its slot (and takes its place at the end of the order).
     pub fn offer(&mut self, name: &str, cmd: &Command, now: Instant) -> Verdict {
-        match self.slots.get_mut(name) {
-            Some(slot) if now < slot.last_sent + self.window => {
-                slot.pending = Some(cmd.clone());
-                Verdict::Throttled
-            }
-            Some(slot) => {
-                // the window is over: this newer command supersedes any waiting one
-                slot.pending = None;
-                slot.last_sent = now;
-                Verdict::Send
-            }
-            None => {
-                self.slots.insert(
-                    name.to_string(),
-                    Slot {
-                        last_sent: now,
-                        pending: None,
-                    },
-                );
-                Verdict::Send
-            }
+        self.arrivals += 1;
+        let arrival = self.arrivals;
+        let key = slot_key(name, cmd);
+        if let Some(slot) = self.slots.get_mut(&key)
+            && now < slot.last_sent + self.window
+        {
+            slot.waiting = Some(Waiting {
+                arrival,
+                name: name.to_string(),
+                cmd: cmd.clone(),
+            });
+            return Verdict::Throttled;
         }
+        // the window is over (or never began): this newer command supersedes any
+        // command waiting in its slot, and the others go out first
+        let slot = self.slots.entry(key).or_insert(Slot {
+            last_sent: now,
+            waiting: None,
+        });
+        slot.waiting = None;
+        slot.last_sent = now;
+        Verdict::Send(self.take_waiting(now, u64::MAX))
     }
 
-    /// Commands whose window has ended, to send now.
+    /// An unlimited command is about to be sent: the waiting ones, which arrived before
+    /// it, go first (in order).
+    pub fn before_unlimited(&mut self, now: Instant) -> Vec<(String, Command)> {
+        self.arrivals += 1;
+        self.take_waiting(now, u64::MAX)
+    }
+
+    /// Everything still waiting, in order (the client is leaving).
+    pub fn drain(&mut self, now: Instant) -> Vec<(String, Command)> {
+        self.take_waiting(now, u64::MAX)
+    }
+
+    /// Commands to send now, in order: those whose window has ended and every command
+    /// that arrived before one of them.
     pub fn due(&mut self, now: Instant) -> Vec<(String, Command)> {
-        let mut out = Vec::new();
-        for (name, slot) in &mut self.slots {
-            if now >= slot.last_sent + self.window
-                && let Some(c) = slot.pending.take()
-            {
-                slot.last_sent = now;
-                out.push((name.clone(), c));
-            }
+        let last_due = self
+            .slots
+            .values()
+            .filter(|s| now >= s.last_sent + self.window)
+            .filter_map(|s| s.waiting.as_ref().map(|w| w.arrival))
+            .max();
+        match last_due {
+            Some(arrival) => self.take_waiting(now, arrival),
+            None => Vec::new(),
         }
-        out
     }
 
     /// When the next waiting command is due.
     pub fn next_due(&self) -> Option<Instant> {
         self.slots
             .values()
-            .filter(|s| s.pending.is_some())
+            .filter(|s| s.waiting.is_some())
             .map(|s| s.last_sent + self.window)
             .min()
+    }
+
+    /// Takes the waiting commands that arrived up to `until`, in arrival order; their
+    /// slots count them as sent at `now`.
+    fn take_waiting(&mut self, now: Instant, until: u64) -> Vec<(String, Command)> {
+        let mut taken: Vec<Waiting> = Vec::new();
+        for slot in self.slots.values_mut() {
+            if slot.waiting.as_ref().is_some_and(|w| w.arrival <= until)
+                && let Some(w) = slot.waiting.take()
+            {
+                slot.last_sent = now;
+                taken.push(w);
+            }
+        }
+        taken.sort_by_key(|w| w.arrival);
+        taken.into_iter().map(|w| (w.name, w.cmd)).collect()
     }
 }
 
@@ -100,31 +158,31 @@ mod tests {
     use crate::radio::command::Target;
 
     fn f(hz: u64) -> Command {
+        freq(0, hz)
+    }
+
+    fn freq(receiver: u8, hz: u64) -> Command {
         Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(receiver),
             hz,
         }
+    }
+
+    fn ms(t: Instant, n: u64) -> Instant {
+        t + Duration::from_millis(n)
     }
 
     #[test]
     fn burst_ends_at_the_last_value() {
         let mut r = RateLimiter::new(Duration::from_millis(50));
         let t = Instant::now();
-        assert_eq!(r.offer("set_freq", &f(1), t), Verdict::Send);
+        assert_eq!(r.offer("set_freq", &f(1), t), Verdict::Send(vec![]));
         for i in 2..=100 {
-            assert_eq!(
-                r.offer("set_freq", &f(i), t + Duration::from_millis(i / 4)),
-                Verdict::Throttled
-            );
+            assert_eq!(r.offer("set_freq", &f(i), ms(t, i / 4)), Verdict::Throttled);
         }
-        assert_eq!(
-            r.offer("set_mode", &f(0), t),
-            Verdict::Send,
-            "names are limited separately"
-        );
-        assert!(r.due(t + Duration::from_millis(49)).is_empty());
-        assert_eq!(r.next_due(), Some(t + Duration::from_millis(50)));
-        let due = r.due(t + Duration::from_millis(50));
+        assert!(r.due(ms(t, 49)).is_empty());
+        assert_eq!(r.next_due(), Some(ms(t, 50)));
+        let due = r.due(ms(t, 50));
         assert_eq!(due, vec![("set_freq".to_string(), f(100))]);
         assert_eq!(r.next_due(), None);
     }
@@ -134,14 +192,84 @@ mod tests {
         let mut r = RateLimiter::new(Duration::from_millis(50));
         let t = Instant::now();
         r.offer("set_freq", &f(1), t);
-        r.offer("set_freq", &f(2), t + Duration::from_millis(10));
-        assert_eq!(
-            r.offer("set_freq", &f(3), t + Duration::from_millis(60)),
-            Verdict::Send
-        );
+        r.offer("set_freq", &f(2), ms(t, 10));
+        assert_eq!(r.offer("set_freq", &f(3), ms(t, 60)), Verdict::Send(vec![]));
         assert!(
-            r.due(t + Duration::from_millis(200)).is_empty(),
+            r.due(ms(t, 200)).is_empty(),
             "2 must not be applied after 3"
         );
+    }
+
+    #[test]
+    fn receivers_are_limited_separately() {
+        // review: MAIN and SUB shared one slot, so tuning MAIN dropped SUB's value
+        let mut r = RateLimiter::new(Duration::from_millis(50));
+        let t = Instant::now();
+        assert_eq!(r.offer("set_freq", &freq(0, 1), t), Verdict::Send(vec![]));
+        assert_eq!(
+            r.offer("set_freq", &freq(1, 2), ms(t, 1)),
+            Verdict::Send(vec![])
+        );
+        assert_eq!(
+            r.offer("set_freq", &freq(1, 3), ms(t, 2)),
+            Verdict::Throttled
+        );
+        assert_eq!(
+            r.offer("set_freq", &freq(0, 4), ms(t, 3)),
+            Verdict::Throttled
+        );
+        let due = r.due(ms(t, 60));
+        assert_eq!(
+            due,
+            vec![
+                ("set_freq".to_string(), freq(1, 3)),
+                ("set_freq".to_string(), freq(0, 4))
+            ]
+        );
+    }
+
+    #[test]
+    fn waiting_commands_keep_the_order_they_arrived_in() {
+        // review: set_band 5, set_freq a, set_freq b (waits), set_band 7 (waits) ended
+        // at b when the band's slot happened to come first
+        let mut r = RateLimiter::new(Duration::from_millis(50));
+        let t = Instant::now();
+        r.offer("set_band", &Command::SetBand(5), t);
+        r.offer("set_freq", &f(1), ms(t, 5));
+        assert_eq!(r.offer("set_freq", &f(2), ms(t, 6)), Verdict::Throttled);
+        assert_eq!(
+            r.offer("set_band", &Command::SetBand(7), ms(t, 7)),
+            Verdict::Throttled
+        );
+        // the band's window ends first, and the earlier frequency goes out before it
+        let due = r.due(ms(t, 50));
+        assert_eq!(
+            due,
+            vec![
+                ("set_freq".to_string(), f(2)),
+                ("set_band".to_string(), Command::SetBand(7))
+            ]
+        );
+        assert_eq!(r.next_due(), None);
+    }
+
+    #[test]
+    fn later_commands_flush_the_waiting_ones_first() {
+        let mut r = RateLimiter::new(Duration::from_millis(50));
+        let t = Instant::now();
+        r.offer("set_freq", &f(1), t);
+        r.offer("set_freq", &f(2), ms(t, 1));
+        assert_eq!(
+            r.before_unlimited(ms(t, 2)),
+            vec![("set_freq".to_string(), f(2))]
+        );
+        r.offer("set_freq", &f(3), ms(t, 3));
+        assert_eq!(
+            r.offer("set_power", &Command::SetPower(9), ms(t, 4)),
+            Verdict::Send(vec![("set_freq".to_string(), f(3))])
+        );
+        r.offer("set_freq", &f(4), ms(t, 5));
+        assert_eq!(r.drain(ms(t, 6)), vec![("set_freq".to_string(), f(4))]);
+        assert!(r.drain(ms(t, 7)).is_empty());
     }
 }
