@@ -712,3 +712,30 @@ fn a_full_radio_queue_is_answered_with_the_commands_own_id() {
     assert!(busy > 0, "the queue filled up");
     srv.shutdown();
 }
+
+#[test]
+fn a_sub_scope_subscriber_gets_sub_sweeps() {
+    // review: `scope_receiver: 1` was accepted but no frame ever came (the radio only
+    // sweeps SUB while its scope shows both receivers)
+    let srv = server("ic7610");
+    let mut ws = Ws::control(srv.addr());
+    ws.send(&json!({"type": "subscribe", "id": "s", "streams": ["scope"], "scope_fps": 30, "scope_receiver": 1}));
+    let r = ws
+        .until(Duration::from_secs(5), |v| v["id"] == "s")
+        .unwrap();
+    assert_eq!(r["ok"], true, "{r}");
+    let t = Instant::now();
+    while ws.binaries.len() < 3 && t.elapsed() < Duration::from_secs(5) {
+        ws.next(Duration::from_millis(100));
+    }
+    assert!(ws.binaries.len() >= 3, "SUB sweeps arrive");
+    for b in &ws.binaries {
+        let f = rigweb::wire::web::ScopeFrame::parse(b).expect("a valid scope frame");
+        assert_eq!(f.receiver, 1);
+    }
+    assert_eq!(
+        get(srv.addr(), "/api/v1/state").json()["scope"]["dual"],
+        true
+    );
+    srv.shutdown();
+}

@@ -164,6 +164,22 @@ impl Executor {
                 self.store.modify(|c| c.radio.scope.streaming = *on);
                 Ok(json!({"output": on}))
             }
+            Command::ScopeDual(on) => {
+                if profile.scope.source != crate::profile::ScopeSourceKind::Hardware
+                    || !profile.is_dual()
+                {
+                    return Err(CommandError::new(
+                        ErrorCode::NotSupported,
+                        format!(
+                            "the {} has no second receiver on its scope",
+                            profile.model()
+                        ),
+                    ));
+                }
+                self.set(0x27, &[0x13, u8::from(*on)], true)?;
+                self.store.modify(|c| c.radio.scope.dual = *on);
+                Ok(json!({"dual": on}))
+            }
             Command::ReadMeters(kinds) => self.read_meters(kinds),
             Command::Refresh => {
                 self.fetch_state()?;

@@ -85,6 +85,8 @@ pub enum Command {
     Power(bool),
     /// Turn the radio's scope data output on or off.
     ScopeOutput(bool),
+    /// Show both receivers on the scope (CI-V `27 13`), so that SUB sweeps flow too.
+    ScopeDual(bool),
     /// Read meters.
     ReadMeters(Vec<MeterKind>),
     /// Read the whole state again.

@@ -73,6 +73,8 @@ pub struct ExecutorStats {
     pub unsolicited: u64,
     /// Frames that matched nothing.
     pub unmatched: u64,
+    /// Late answers to a request already answered (after a retry), set aside.
+    pub late: u64,
 }
 
 /// The executor's state; runs on its own thread via [`Executor::run`].
@@ -90,6 +92,8 @@ pub struct Executor {
     pub(super) link_state: LinkState,
     pub(super) civ_recovering: bool,
     pub(super) fetched: bool,
+    /// A state fetch is running (frames handled meanwhile must not start another).
+    fetching: bool,
     pub(super) scope_wanted: Arc<std::sync::atomic::AtomicBool>,
     last_send: Option<Instant>,
     ptt_since: Option<Instant>,
@@ -139,6 +143,7 @@ impl Executor {
             link_state: LinkState::Idle,
             civ_recovering: false,
             fetched: false,
+            fetching: false,
             scope_wanted,
             last_send: None,
             ptt_since: None,
@@ -277,9 +282,45 @@ impl Executor {
             {
                 self.stats.lock().retries += 1;
                 log::debug!("CI-V {:02X}: no answer, retrying once", req.frame.cmd);
-                self.transact(req)
+                // the first attempt went out a timeout ago; an answer to either attempt
+                // that takes less than two timeouts is still on time for the retry
+                let first_sent = Instant::now() - self.cfg.timeout;
+                let r = self.transact(req);
+                if r.is_ok() {
+                    self.absorb_late_answer(req, first_sent + self.cfg.timeout * 3);
+                }
+                r
             }
             r => r,
+        }
+    }
+
+    /// After a retry was answered, the first attempt's answer may still be on its way
+    /// (or was the one taken, and the retry's is): waits for it, until `deadline`, so
+    /// that it cannot be taken for the answer to the next request (an ACK answers any
+    /// set). Everything else that arrives meanwhile is handled as usual.
+    fn absorb_late_answer(&mut self, req: &CivRequest, deadline: Instant) {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            select! {
+                recv(self.civ_rx) -> f => {
+                    let Ok(f) = f else { return };
+                    if self.is_radio_frame(&f) && f.to == CONTROLLER && req.matches(&f) != Match::No {
+                        self.stats.lock().late += 1;
+                        log::debug!("CI-V {:02X}: late answer set aside", req.frame.cmd);
+                        return;
+                    }
+                    self.on_unsolicited(&f);
+                }
+                recv(self.link_rx) -> ev => {
+                    let Ok(ev) = ev else { return };
+                    self.on_link(ev);
+                    if self.link_state != LinkState::Ready {
+                        return;
+                    }
+                }
+                default(left) => return,
+            }
         }
     }
 
@@ -509,7 +550,15 @@ impl Executor {
 
     /// Reads the whole state and marks the radio ready (see `fetch.rs`).
     pub(super) fn fetch(&mut self) {
-        match self.fetch_state() {
+        // a power report or a recovery seen while fetching would start the fetch again
+        // from inside itself (without end when replies come late)
+        if self.fetching {
+            return;
+        }
+        self.fetching = true;
+        let fetched = self.fetch_state();
+        self.fetching = false;
+        match fetched {
             Ok(()) => {
                 self.fetched = true;
                 self.probe_timeouts = 0;

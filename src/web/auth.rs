@@ -42,8 +42,12 @@ impl Auth {
                 scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
             })
             .is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
-        let query_ok =
-            query_token.is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()));
+        // the query value as sent, or percent-decoded (a browser's encodeURIComponent)
+        let query_ok = query_token.is_some_and(|t| {
+            let decoded = percent_decode(t);
+            constant_time_eq(t.as_bytes(), token.as_bytes())
+                | constant_time_eq(decoded.as_bytes(), token.as_bytes())
+        });
         header_ok | query_ok
     }
 }
@@ -114,6 +118,11 @@ mod tests {
         assert!(!a.check(Some("s3cret"), None));
         assert!(a.check(None, Some("s3cret")));
         assert!(!a.check(None, None));
+        // review: a percent-encoded query token (encodeURIComponent) was refused
+        let b = Auth::new(Some("ab+c/d=".into()));
+        assert!(b.check(None, Some("ab%2Bc%2Fd%3D")));
+        assert!(b.check(None, Some("ab+c/d=")));
+        assert!(!b.check(None, Some("ab%2Bc%2Fd")));
         assert!(Auth::new(None).check(None, None));
     }
 

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use super::conn::{Channel, ClientHandle, Ctx};
 use super::feed::StateFeed;
 use super::messages;
+use super::pacer::Pacer;
 use super::rate_limit::{RateLimiter, Verdict};
 use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
@@ -35,8 +36,7 @@ struct ScopeTap {
     _sub: Subscription<ScopeOut>,
     queue: Arc<LatestWins<Arc<ScopeOut>>>,
     receiver: u8,
-    gap: Duration,
-    last_sent: Option<Instant>,
+    pacer: Pacer,
 }
 
 struct MeterTap {
@@ -322,14 +322,24 @@ impl ControlChannel {
         self.resubscribe_feed(ctx);
         self.scope = None;
         if self.streams.contains("scope") {
+            if receiver == 1 && !self.app.radio.store().read(|c| c.radio.scope.dual) {
+                // SUB sweeps flow only while the scope shows both receivers
+                let r = self.app.radio.submit(Command::ScopeDual(true), |r| {
+                    if let Err(e) = r {
+                        log::warn!("dual scope for a SUB subscriber: {e}");
+                    }
+                });
+                if let Err(e) = r {
+                    log::warn!("dual scope for a SUB subscriber not queued: {e}");
+                }
+            }
             let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
             let sub = self.app.radio.scope().subscribe(queue.clone());
             self.scope = Some(ScopeTap {
                 _sub: sub,
                 queue,
                 receiver,
-                gap: Duration::from_secs(1) / fps,
-                last_sent: None,
+                pacer: Pacer::new(fps),
             });
         }
         self.sync_meters(ctx);
@@ -506,10 +516,9 @@ impl Channel for ControlChannel {
             if s.frame.receiver != tap.receiver {
                 continue;
             }
-            if tap.last_sent.is_some_and(|t| now < t + tap.gap) {
+            if !tap.pacer.take(now) {
                 continue;
             }
-            tap.last_sent = Some(now);
             ctx.binary(s.bytes.clone());
             sent += 1;
         }

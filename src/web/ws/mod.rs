@@ -6,6 +6,7 @@ pub mod conn;
 pub mod control;
 pub mod feed;
 pub mod messages;
+pub mod pacer;
 pub mod rate_limit;
 
 use std::collections::HashMap;
