@@ -373,3 +373,39 @@ fn keeps_accepting_after_quiet_spells_and_serves_open_connections_meanwhile() {
     assert_eq!(read_response(&mut kept).status, 200);
     srv.shutdown();
 }
+
+#[test]
+fn stalled_uploads_hold_up_neither_reads_nor_upgrades() {
+    // review: four POSTs whose bodies stalled took every worker, and `/healthz` waited
+    // 60 s for them
+    let web = WebConfig {
+        http_timeout: Duration::from_secs(20),
+        ..WebConfig::default()
+    };
+    let srv = server_with(web);
+    let a = srv.addr();
+    let mut stalled: Vec<TcpStream> = (0..8)
+        .map(|_| {
+            let mut s = TcpStream::connect(a).unwrap();
+            s.write_all(
+                b"POST /api/v1/radio/power HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                  Content-Length: 2000\r\n\r\n{",
+            )
+            .unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    assert_eq!(get(a, "/healthz").status, 200);
+    assert_eq!(get(a, "/api/v1/state").status, 200);
+    let mut ws = Ws::control(a);
+    assert_eq!(ws.cmd("1", "set_power", json!({"level": 3}))["ok"], true);
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "served while the uploads stall: {:?}",
+        t.elapsed()
+    );
+    stalled.clear();
+    srv.shutdown();
+}

@@ -1,6 +1,10 @@
 //! The HTTP server: a pool of tiny_http worker threads for REST, WebSocket upgrades
 //! handed to per-client threads, one public port for both. Every failure is answered
 //! with a JSON error; nothing ends in a silently closed connection.
+//!
+//! Requests that may carry a body or wait for the radio (everything but GET and HEAD)
+//! run in a second pool of their own, so that slow uploads or a radio command never
+//! hold up `GET /api/v1/state`, the health checks or WebSocket upgrades.
 
 use std::io::{self, ErrorKind, Read};
 use std::net::{SocketAddr, TcpListener};
@@ -9,7 +13,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use serde_json::Value;
 use tiny_http::{Method, Request};
 
@@ -78,13 +82,22 @@ impl WebServer {
         // takes anywhere near the extra 30 s
         let quiet = app.cfg.http_timeout * 2 + Duration::from_secs(30);
         let (intake, requests) = Intake::start(listener, quiet)?;
+        let (slow_tx, slow_rx) = bounded::<Request>(SLOW_QUEUE);
         let mut workers = Vec::new();
         for i in 0..app.cfg.workers.max(1) {
-            let (r, a) = (requests.clone(), app.clone());
+            let (r, a) = (slow_rx.clone(), app.clone());
+            workers.push(
+                std::thread::Builder::new()
+                    .name(format!("http-post-{i}"))
+                    .spawn(move || slow_worker(&r, &a, addr.port()))?,
+            );
+        }
+        for i in 0..app.cfg.workers.max(1) {
+            let (r, a, slow) = (requests.clone(), app.clone(), slow_tx.clone());
             workers.push(
                 std::thread::Builder::new()
                     .name(format!("http-{i}"))
-                    .spawn(move || worker(&r, &a, addr.port()))?,
+                    .spawn(move || worker(&r, &slow, &a, addr.port()))?,
             );
         }
         log::info!("serving http://{addr}/ (REST and WebSockets on one port)");
@@ -130,11 +143,38 @@ impl Drop for WebServer {
     }
 }
 
-fn worker(requests: &Receiver<Request>, app: &Arc<AppCtx>, port: u16) {
+/// Requests with a body waiting for a `http-post` worker; more are answered 503.
+const SLOW_QUEUE: usize = 32;
+
+fn worker(requests: &Receiver<Request>, slow: &Sender<Request>, app: &Arc<AppCtx>, port: u16) {
+    for req in requests {
+        if matches!(req.method(), Method::Get | Method::Head) {
+            handle(req, app, port);
+            continue;
+        }
+        match slow.try_send(req) {
+            Ok(()) => {}
+            Err(TrySendError::Full(req)) => {
+                let reply = response::error(
+                    503,
+                    "server_busy",
+                    "too many requests with a body are being served; try again shortly",
+                );
+                if let Err(e) = req.respond(reply) {
+                    log::debug!("answering 503 failed: {e}");
+                }
+            }
+            Err(TrySendError::Disconnected(req)) => handle(req, app, port),
+        }
+    }
+    log::debug!("http worker stopping");
+}
+
+/// Serves the requests that may carry a body or wait for the radio.
+fn slow_worker(requests: &Receiver<Request>, app: &Arc<AppCtx>, port: u16) {
     for req in requests {
         handle(req, app, port);
     }
-    log::debug!("http worker stopping");
 }
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
