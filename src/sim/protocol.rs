@@ -54,6 +54,8 @@ impl SimProtocol {
             *b = rng.next_u32() as u8;
         }
         let was_powered = rig.powered();
+        // NAK injection starts with the configured faults (`rigweb sim --nak`)
+        let nak = cfg.faults.nak;
         SimProtocol {
             cfg,
             rig,
@@ -68,7 +70,7 @@ impl SimProtocol {
             gone_resent: 0,
             gone_requests: 0,
             was_powered,
-            nak: 0.0,
+            nak,
         }
     }
 

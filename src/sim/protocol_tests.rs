@@ -472,3 +472,19 @@ fn a_rediscovered_audio_session_restarts_its_inner_counter_with_the_outer_one() 
         .expect("RX audio on the new session");
     assert_eq!((first.seq, first.send_seq), (1, 0));
 }
+
+#[test]
+fn nak_injection_starts_with_the_configured_faults() {
+    // review: `rigweb sim --nak P` had no effect (only a later fault change applied it)
+    let p = ProfileRegistry::embedded().get("ic7610").unwrap();
+    let mut cfg = SimConfig::new(p.clone());
+    cfg.faults.nak = 0.5;
+    let rig = SimRig::new(p, SimRigConfig::default());
+    let addrs = SimAddrs {
+        control: "127.0.0.1:50001".parse().unwrap(),
+        civ: "127.0.0.1:50002".parse().unwrap(),
+        audio: "127.0.0.1:50003".parse().unwrap(),
+    };
+    let sim = SimProtocol::new(cfg, rig, addrs, Instant::now());
+    assert_eq!(sim.nak, 0.5);
+}
