@@ -350,13 +350,7 @@ fn ptt_belongs_to_its_owner_and_is_released_when_it_vanishes() {
     drop(owner);
     let t = Instant::now();
     assert!(
-        wait_for(Duration::from_secs(1), || !srv
-            .sim
-            .as_ref()
-            .unwrap()
-            .snapshot()
-            .unwrap()
-            .ptt),
+        wait_for(Duration::from_secs(1), || !sim_ptt(&srv)),
         "released within 1 s"
     );
     eprintln!("PTT released {:?} after the owner vanished", t.elapsed());
@@ -384,7 +378,7 @@ fn transmit_timeout_releases_ptt_and_raises_an_event() {
         })
         .unwrap();
     assert_eq!(e["data"]["released"], true);
-    assert!(!srv.sim.as_ref().unwrap().snapshot().unwrap().ptt);
+    assert!(!sim_ptt(&srv));
     srv.shutdown();
 }
 
@@ -530,6 +524,11 @@ fn a_half_open_ptt_owner_is_noticed_within_seconds() {
     srv.shutdown();
 }
 
+/// Whether the simulated radio transmits.
+fn sim_ptt(srv: &rigweb::app::Running) -> bool {
+    srv.sim.as_ref().unwrap().snapshot().unwrap().ptt
+}
+
 /// The simulated radio's frequency of receiver `r` (its active VFO).
 fn sim_freq(srv: &rigweb::app::Running, r: usize) -> u64 {
     let snap = srv.sim.as_ref().unwrap().snapshot().unwrap();
@@ -660,13 +659,7 @@ fn only_one_of_two_clients_keying_together_gets_ptt_and_its_leaving_unkeys() {
     assert_eq!(r2["error"], "ptt_busy", "{r2}");
     drop(one);
     assert!(
-        wait_for(Duration::from_secs(2), || !srv
-            .sim
-            .as_ref()
-            .unwrap()
-            .snapshot()
-            .unwrap()
-            .ptt),
+        wait_for(Duration::from_secs(2), || !sim_ptt(&srv)),
         "the owner's leaving unkeys"
     );
     // an owner that leaves while its key is still queued
@@ -678,10 +671,7 @@ fn only_one_of_two_clients_keying_together_gets_ptt_and_its_leaving_unkeys() {
     std::thread::sleep(Duration::from_millis(5));
     drop(three);
     std::thread::sleep(Duration::from_millis(1500));
-    assert!(
-        !srv.sim.as_ref().unwrap().snapshot().unwrap().ptt,
-        "not left keyed"
-    );
+    assert!(!sim_ptt(&srv), "not left keyed");
     assert_eq!(two.cmd("k4", "ptt", json!({"state": true}))["ok"], true);
     assert_eq!(two.cmd("u4", "ptt", json!({"state": false}))["ok"], true);
     srv.shutdown();
