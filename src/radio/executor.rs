@@ -274,6 +274,7 @@ impl Executor {
         req: &CivRequest,
         retry: bool,
     ) -> Result<Frame, CommandError> {
+        let first_sent = Instant::now();
         match self.transact(req) {
             Err(e)
                 if e.code == ErrorCode::RadioTimeout
@@ -282,9 +283,8 @@ impl Executor {
             {
                 self.stats.lock().retries += 1;
                 log::debug!("CI-V {:02X}: no answer, retrying once", req.frame.cmd);
-                // the first attempt went out a timeout ago; an answer to either attempt
-                // that takes less than two timeouts is still on time for the retry
-                let first_sent = Instant::now() - self.cfg.timeout;
+                // an answer to either attempt that takes less than two timeouts is
+                // still on time for the retry
                 let r = self.transact(req);
                 if r.is_ok() {
                     self.absorb_late_answer(req, first_sent + self.cfg.timeout * 3);

@@ -145,24 +145,14 @@ impl ControlChannel {
     /// Queues a rate-limited command that was acknowledged as throttled: a failure is
     /// told to the client as a `command_failed` event (when it is still there).
     fn submit_trailing(&self, name: String, cmd: Command, handle: Option<Arc<ClientHandle>>) {
-        let failed = move |e: &CommandError, handle: Option<&Arc<ClientHandle>>| {
-            match handle {
-            Some(h) => h.send_text(messages::event(
-                "command_failed",
-                &json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true}),
-            )),
-            None => log::warn!("throttled {name} of a client that left failed: {e}"),
-        }
-        };
-        let failed = Arc::new(failed);
-        let (on_end, h) = (failed.clone(), handle.clone());
+        let (later_name, later_handle) = (name.clone(), handle.clone());
         let r = self.app.radio.submit(cmd, move |r| {
             if let Err(e) = r {
-                on_end(&e, h.as_ref());
+                trailing_failed(&later_name, &e, later_handle.as_ref());
             }
         });
         if let Err(e) = r {
-            failed(&e, handle.as_ref());
+            trailing_failed(&name, &e, handle.as_ref());
         }
     }
 
@@ -566,5 +556,16 @@ impl Channel for ControlChannel {
             .radio
             .store()
             .modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
+    }
+}
+
+/// Tells the client (or the log, once it left) that throttled command `name` failed.
+fn trailing_failed(name: &str, e: &CommandError, handle: Option<&Arc<ClientHandle>>) {
+    match handle {
+        Some(h) => {
+            let data = json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true});
+            h.send_text(messages::event("command_failed", &data));
+        }
+        None => log::warn!("throttled {name} of a client that left failed: {e}"),
     }
 }
