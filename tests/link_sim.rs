@@ -322,9 +322,7 @@ fn scope_sweeps_are_assembled_and_audio_decoded() {
 fn the_profile_follows_the_radio_that_answers() {
     let sim = start_sim("ic705");
     // configured for an IC-7610 (stereo RX codec, two receivers) but an IC-705 answers
-    let radio =
-        rigweb::radio::service::Radio::start(radio_config("ic7610", sim.addrs().control, "s3cret"))
-            .unwrap();
+    let radio = start_radio("ic7610", &sim);
     wait_ready(&radio, READY);
     assert_eq!(radio.profile().id(), "ic705");
     let st = radio.store().read(|c| c.clone());
