@@ -6,7 +6,7 @@
 mod common;
 
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::wait_for;
 use common::web::*;
@@ -47,21 +47,24 @@ fn running_out_of_file_descriptors_does_not_stop_accepting() {
         flood.push(s);
         assert!(flood.len() < 1_000, "the limit was not reached");
     }
-    // the server meets EMFILE in accept and keeps trying; if it had accepted every
-    // connection before the last descriptor went, keep one client waiting in the
-    // backlog (close one connection, open another) until it has to accept with none left
-    let replaced = wait_for(Duration::from_secs(10), || {
-        if srv.web.acceptor_generations() > first || flood.len() < 2 {
-            return true;
-        }
+    // the server meets EMFILE in accept. If it had accepted every connection before the
+    // last descriptor went, keep one client waiting in the backlog (close one connection,
+    // open another) so that it has to accept with none left, for a while
+    let churn_until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < churn_until && flood.len() >= 2 {
         drop(flood.pop());
         if let Ok(s) = TcpStream::connect(a) {
             flood.push(s);
         }
-        false
-    });
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // with descriptors back, the failed acceptor is replaced (while they were all taken,
+    // starting a new one could fail too)
     drop(flood);
     set_soft_limit(old);
+    let replaced = wait_for(Duration::from_secs(10), || {
+        srv.web.acceptor_generations() > first
+    });
     assert!(replaced, "accept failed and a new acceptor was started");
     // descriptors are back: clients are accepted and served, not refused
     let served = wait_for(Duration::from_secs(10), || {
