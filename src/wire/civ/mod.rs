@@ -2,6 +2,7 @@
 //! the operating-mode table and command 29 (receiver prefix). Spec §4.
 
 mod bcd;
+pub mod cmd;
 mod frame;
 mod mode;
 
@@ -24,4 +25,4 @@ pub const CONTROLLER: u8 = 0xE0;
 /// Broadcast address used by transceive updates.
 pub const BROADCAST: u8 = 0x00;
 /// Command 29: receiver prefix (IC-7610).
-pub const CMD_RECEIVER_PREFIX: u8 = 0x29;
+pub const CMD_RECEIVER_PREFIX: u8 = cmd::RECEIVER_PREFIX;
