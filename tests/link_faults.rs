@@ -12,6 +12,7 @@ use common::*;
 use rigweb::lan::link::LinkState;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
+use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::faults::FaultConfig;
 use rigweb::sim::rig::PanelAction;
 use rigweb::wire::lan::Port;
@@ -42,7 +43,13 @@ fn every_command_succeeds_at_ten_percent_loss() {
             })
             .unwrap_or_else(|e| panic!("command {i} failed: {e}"));
         if i % 10 == 0 {
-            radio.execute(Command::SetPower((i % 255) as u8)).unwrap();
+            radio
+                .execute(Command::write(
+                    SettingId::Power,
+                    0,
+                    i64::from((i % 255) as u8),
+                ))
+                .unwrap();
         }
     }
     assert_eq!(freq(&sim, 0), 14_014_900);
@@ -125,7 +132,9 @@ fn in_process_restart_with_new_ids_reconnects() {
         .store()
         .read(|c| c.connection.radio_ready)));
     wait_ready(&radio, Duration::from_secs(15));
-    radio.execute(Command::SetPower(5)).unwrap();
+    radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(5)))
+        .unwrap();
     radio.shutdown();
 }
 
@@ -137,10 +146,10 @@ fn reports_a_powered_off_radio() {
     sim.panel(PanelAction::PowerOff);
     assert!(wait_for(Duration::from_secs(8), || radio
         .store()
-        .read(|c| !c.radio.power_on)));
+        .read(|c| c.radio.power_on == Some(false))));
     let (ready, status) = radio
         .store()
-        .read(|c| (c.connection.radio_ready, c.detail.status.clone()));
+        .read(|c| (c.connection.radio_ready, c.detail.status.as_str()));
     assert!(!ready);
     assert_eq!(status, "powered_off");
     assert!(
@@ -215,14 +224,16 @@ fn wrong_credentials_are_a_clear_permanent_error() {
             .contains("user name or password"),
         "{st:?}"
     );
-    assert_eq!(radio.store().read(|c| c.detail.status.clone()), "failed");
+    assert_eq!(radio.store().read(|c| c.detail.status.as_str()), "failed");
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(
         sim.stats().logins_rejected,
         1,
         "no retry after a permanent failure"
     );
-    let e = radio.execute(Command::SetPower(1)).unwrap_err();
+    let e = radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(1)))
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioUnavailable);
     radio.shutdown();
 }
@@ -365,12 +376,16 @@ fn injected_naks_surface_as_radio_rejected_and_nothing_else_breaks() {
         ..Default::default()
     });
     std::thread::sleep(Duration::from_millis(50));
-    let e = radio.execute(Command::SetPower(77)).unwrap_err();
+    let e = radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(77)))
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioRejected);
     assert!(e.message.contains("NAK"), "{e}");
     sim.set_faults(FaultConfig::default());
     std::thread::sleep(Duration::from_millis(50));
-    radio.execute(Command::SetPower(77)).unwrap();
+    radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(77)))
+        .unwrap();
     radio.shutdown();
 }
 
@@ -385,7 +400,9 @@ fn streams_closed_by_the_radio_are_requested_again() {
         .read(|c| c.connection.rig_connected)));
     wait_ready(&radio, READY);
     assert!(sim.stats().streams_granted >= 2, "{:?}", sim.stats());
-    radio.execute(Command::SetPower(12)).unwrap();
+    radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(12)))
+        .unwrap();
     radio.shutdown();
 }
 

@@ -11,6 +11,7 @@ use rigweb::hub::LatestWins;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
 use rigweb::radio::meters::MeterKind;
+use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::rig::PanelAction;
 use serde_json::json;
 
@@ -58,18 +59,14 @@ fn ic7610_every_command_reaches_the_radio() {
             filter: 3,
         })
         .unwrap();
-    radio.execute(Command::SetPower(200)).unwrap();
     radio
-        .execute(Command::SetAtt {
-            receiver: 1,
-            db: 12,
-        })
+        .execute(Command::write(SettingId::Power, 0, i64::from(200)))
         .unwrap();
     radio
-        .execute(Command::SetPreamp {
-            receiver: 0,
-            level: 2,
-        })
+        .execute(Command::write(SettingId::Att, 1, 12))
+        .unwrap();
+    radio
+        .execute(Command::write(SettingId::Preamp, 0, 2))
         .unwrap();
     let snap = sim.snapshot().unwrap();
     assert_eq!(
@@ -82,10 +79,10 @@ fn ic7610_every_command_reaches_the_radio() {
     assert_eq!(sim_rf_power(&snap), 200);
     let st = radio.store().read(|c| c.radio.clone());
     assert_eq!(
-        (st.main.mode.as_str(), st.main.filter, st.power),
-        ("CW", 2, 200)
+        (st.main.mode.as_deref(), st.main.filter, st.power),
+        (Some("CW"), Some(2), Some(200))
     );
-    assert_eq!(st.sub.as_ref().unwrap().att, 12);
+    assert_eq!(st.sub.as_ref().unwrap().att, Some(12));
 
     radio.execute(Command::Ptt(true)).unwrap();
     assert!(sim.snapshot().unwrap().ptt);
@@ -113,7 +110,7 @@ fn ic7610_every_command_reaches_the_radio() {
     let st = radio.store().read(|c| c.radio.clone());
     assert_eq!(
         (st.main.freq_hz, st.sub.as_ref().unwrap().freq_hz),
-        (7_074_000, 14_074_000),
+        (Some(7_074_000), Some(14_074_000)),
         "MAIN <-> SUB"
     );
     radio.execute(Command::VfoEqualize).unwrap();
@@ -123,7 +120,9 @@ fn ic7610_every_command_reaches_the_radio() {
     // set_band: a register recall, then an unknown code acknowledged without retuning
     let r = radio.execute(Command::SetBand(0x03)).unwrap();
     assert_eq!(r["source"], "bsr");
-    assert!((7_000_000..=7_300_000).contains(&radio.store().read(|c| c.radio.main.freq_hz)));
+    assert!(
+        (7_000_000..=7_300_000).contains(&radio.store().read(|c| c.radio.main.freq_hz).unwrap())
+    );
     let before = radio.store().read(|c| c.radio.main.freq_hz);
     let r = radio.execute(Command::SetBand(0x42)).unwrap();
     assert_eq!(r, json!({"band": 0x42, "source": "none", "retuned": false}));
@@ -140,10 +139,12 @@ fn ic7610_every_command_reaches_the_radio() {
 
     radio.execute(Command::Power(false)).unwrap();
     assert!(!sim.snapshot().unwrap().powered);
-    let e = radio.execute(Command::SetPower(10)).unwrap_err();
+    let e = radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(10)))
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioUnavailable);
     assert_eq!(
-        radio.store().read(|c| c.detail.status.clone()),
+        radio.store().read(|c| c.detail.status.as_str()),
         "powered_off"
     );
     radio.execute(Command::Power(true)).unwrap();
@@ -168,7 +169,9 @@ fn set_band_falls_back_to_the_profile_default() {
     wait_ready(&radio, READY);
     let r = radio.execute(Command::SetBand(0x11)).unwrap();
     assert_eq!(r["source"], "bsr", "WFM has a register on the radio");
-    assert!((74_800_000..=108_000_000).contains(&radio.store().read(|c| c.radio.main.freq_hz)));
+    assert!(
+        (74_800_000..=108_000_000).contains(&radio.store().read(|c| c.radio.main.freq_hz).unwrap())
+    );
     let r = radio.execute(Command::SetBand(0x12)).unwrap();
     assert_eq!(r["source"], "default", "{r}");
     assert_eq!(r["freq"], 121_500_000);
@@ -222,13 +225,13 @@ fn ab_radio_vfos() {
         })
         .unwrap();
     let st = radio.store().read(|c| c.radio.main.clone());
-    assert_eq!(st.freq_hz, 14_074_000);
-    assert_eq!(st.vfo_b.as_ref().unwrap().freq_hz, 145_500_000);
+    assert_eq!(st.freq_hz, Some(14_074_000));
+    assert_eq!(st.vfo_b.as_ref().unwrap().freq_hz, Some(145_500_000));
     radio.execute(Command::VfoSwap).unwrap();
     let st = radio.store().read(|c| c.radio.main.clone());
     assert_eq!(
         (st.freq_hz, st.vfo_b.as_ref().unwrap().freq_hz),
-        (145_500_000, 14_074_000)
+        (Some(145_500_000), Some(14_074_000))
     );
     radio.shutdown();
 }
@@ -239,10 +242,7 @@ fn ic9700_sub_receiver_without_command_29() {
     let radio = start_radio("ic9700", &sim);
     wait_ready(&radio, READY);
     radio
-        .execute(Command::SetAtt {
-            receiver: 1,
-            db: 10,
-        })
+        .execute(Command::write(SettingId::Att, 1, 10))
         .unwrap();
     let snap = sim.snapshot().unwrap();
     assert_eq!(snap.receivers[1].att_db, 10);
@@ -273,7 +273,7 @@ fn front_panel_changes_arrive_within_100ms() {
     assert!(wait_for(Duration::from_millis(100), || radio
         .store()
         .read(|c| c.radio.main.freq_hz)
-        == 14_012_345));
+        == Some(14_012_345)));
     sim.panel(PanelAction::SetMode {
         receiver: 0,
         mode: 0x00,
@@ -281,7 +281,7 @@ fn front_panel_changes_arrive_within_100ms() {
     });
     assert!(wait_for(Duration::from_millis(100), || radio
         .store()
-        .read(|c| c.radio.main.mode == "LSB")));
+        .read(|c| c.radio.main.mode.as_deref() == Some("LSB"))));
     eprintln!("front panel -> state: {:?}", t.elapsed());
     radio.shutdown();
 }
@@ -297,7 +297,7 @@ fn scope_sweeps_are_assembled_and_audio_decoded() {
     assert_eq!(s.frame.pixels.len(), 689);
     assert!(s.frame.pixels.iter().all(|&p| p <= 160), "web scale");
     assert!(s.frame.end_freq > s.frame.start_freq);
-    let main = radio.store().read(|c| c.radio.main.freq_hz) as u32;
+    let main = radio.store().read(|c| c.radio.main.freq_hz).unwrap() as u32;
     assert!((s.frame.start_freq..=s.frame.end_freq).contains(&main));
     assert!(wait_for(Duration::from_secs(2), || radio
         .store()

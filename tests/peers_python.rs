@@ -28,6 +28,7 @@ use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
 use rigweb::radio::meters::MeterKind;
 use rigweb::radio::service::Radio;
+use rigweb::radio::table::settings::SettingId;
 use serde_json::{Value, json};
 
 const READY: Duration = Duration::from_secs(10);
@@ -234,13 +235,14 @@ fn mock_login_ready_and_initial_state() {
     let mock = Mock::start(&[]);
     let radio = mock.radio();
     wait_ready(&radio, READY);
-    assert!(wait_for(Duration::from_secs(3), || radio.store().read(
-        |c| c.radio.main.freq_hz == 14_074_000 && c.radio.main.mode == "USB"
-    )));
+    assert!(wait_for(Duration::from_secs(3), || radio
+        .store()
+        .read(|c| c.radio.main.freq_hz == Some(14_074_000)
+            && c.radio.main.mode.as_deref() == Some("USB"))));
     let main = radio.store().read(|c| c.radio.main.clone());
     assert_eq!(
-        (main.freq_hz, main.mode.as_str(), main.filter),
-        (14_074_000, "USB", 1)
+        (main.freq_hz, main.mode.as_deref(), main.filter),
+        (Some(14_074_000), Some("USB"), Some(1))
     );
     assert_eq!(radio.link_status().state, LinkState::Ready);
     mock.assert_clean();
@@ -272,29 +274,31 @@ fn mock_sets_reach_the_radio() {
         .expect("set mode");
     assert!(mock.wait_state("mode", json!(3)), "{}", mock.state());
     assert_eq!(mock.state()["filter"], 2);
-    radio.execute(Command::SetPower(128)).expect("set power");
+    radio
+        .execute(Command::write(SettingId::Power, 0, i64::from(128)))
+        .expect("set power");
     assert!(mock.wait_state("power", json!(128)), "{}", mock.state());
     radio
-        .execute(Command::SetAtt { receiver: 0, db: 6 })
+        .execute(Command::write(SettingId::Att, 0, 6))
         .expect("set att (29 00 11)");
     assert!(mock.wait_state("att", json!(6)), "{}", mock.state());
     radio
-        .execute(Command::SetAtt { receiver: 0, db: 0 })
+        .execute(Command::write(SettingId::Att, 0, 0))
         .expect("att off");
     assert!(mock.wait_state("att", json!(0)));
     radio
-        .execute(Command::SetPreamp {
-            receiver: 0,
-            level: 1,
-        })
+        .execute(Command::write(SettingId::Preamp, 0, 1))
         .expect("set preamp (29 00 16 02)");
     assert!(mock.wait_state("preamp", json!(1)), "{}", mock.state());
     let st = radio.store().read(|c| c.radio.clone());
     assert_eq!(
-        (st.main.freq_hz, st.main.mode.as_str(), st.main.filter),
-        (7_074_000, "CW", 2)
+        (st.main.freq_hz, st.main.mode.as_deref(), st.main.filter),
+        (Some(7_074_000), Some("CW"), Some(2))
     );
-    assert_eq!((st.power, st.main.att, st.main.preamp), (128, 0, 1));
+    assert_eq!(
+        (st.power, st.main.att, st.main.preamp),
+        (Some(128), Some(0), Some(1))
+    );
     mock.assert_clean();
     radio.shutdown();
 }
@@ -325,7 +329,8 @@ fn mock_slow_radio_answers_after_300_ms() {
     // the mock's `response_delay` knob (§7.1): every reply, control and CI-V, is late
     let mock = Mock::start(&["--response-delay", "0.3"]);
     let radio = mock.radio();
-    wait_ready(&radio, Duration::from_secs(15));
+    // the state fetch reads every setting: about 70 answers, each 300 ms late
+    wait_ready(&radio, Duration::from_secs(40));
     radio
         .execute(Command::SetFreq {
             target: Target::Receiver(0),

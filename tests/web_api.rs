@@ -142,7 +142,11 @@ fn state_fields_and_etag() {
     // a change moves the revision and the tag
     srv.app
         .radio
-        .execute(rigweb::radio::command::Command::SetPower(33))
+        .execute(rigweb::radio::command::Command::write(
+            rigweb::radio::table::settings::SettingId::Power,
+            0,
+            i64::from(33),
+        ))
         .unwrap();
     let r2 = http(a, "GET", "/api/v1/state", &[("If-None-Match", &etag)], None);
     assert_eq!(r2.status, 200);

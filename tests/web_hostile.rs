@@ -264,7 +264,11 @@ fn a_client_that_does_not_read_is_closed_and_nobody_else_suffers() {
     for i in 0..3000u64 {
         srv.app
             .radio
-            .execute(rigweb::radio::command::Command::SetPower((i % 250) as u8))
+            .execute(rigweb::radio::command::Command::write(
+                rigweb::radio::table::settings::SettingId::Power,
+                0,
+                i64::from((i % 250) as u8),
+            ))
             .unwrap();
         // the good client keeps reading
         while good.next(Duration::from_millis(0)).is_some() {}

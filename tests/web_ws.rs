@@ -126,7 +126,11 @@ fn deltas_carry_only_changed_leaves() {
     ws.subscribe(&[]);
     srv.app
         .radio
-        .execute(rigweb::radio::command::Command::SetPower(42))
+        .execute(rigweb::radio::command::Command::write(
+            rigweb::radio::table::settings::SettingId::Power,
+            0,
+            i64::from(42),
+        ))
         .unwrap();
     let d = ws
         .until(Duration::from_secs(3), |v| {
@@ -480,7 +484,11 @@ fn subscriptions_do_not_survive_a_reconnect() {
     ws.next(Duration::from_secs(2)); // hello
     srv.app
         .radio
-        .execute(rigweb::radio::command::Command::SetPower(7))
+        .execute(rigweb::radio::command::Command::write(
+            rigweb::radio::table::settings::SettingId::Power,
+            0,
+            i64::from(7),
+        ))
         .unwrap();
     assert!(
         ws.next(Duration::from_millis(500)).is_none(),

@@ -1,36 +1,38 @@
 //! Applies frames from the radio (read replies and transceive broadcasts, which share
-//! one layout) to the state, with the selected/unselected semantics of `25`/`26`
-//! (pitfall 16) and the per-receiver command-29 replies.
+//! one layout) to the state: frequency and mode with the selected/unselected semantics
+//! of `25`/`26` (pitfall 16), PTT, power, receiver selection, scope selection, the
+//! command-29 receiver prefix, and every setting of the settings table.
 
 use super::command::Target;
-use super::state::{RadioState, StateContent, VfoState};
+use super::state::{RadioState, Selected, StateContent, VfoState};
+use super::table::codec::CodecCtx;
+use super::table::settings::{self, Place};
 use crate::profile::{Profile, VfoScheme};
-use crate::wire::civ::{self, Frame};
+use crate::wire::civ::{self, Frame, cmd};
 
-/// The receiver currently selected (0 MAIN, 1 SUB).
+/// The receiver currently selected (0 MAIN, 1 SUB); MAIN while unknown and on A/B radios.
 pub fn selected_receiver(s: &RadioState) -> u8 {
-    u8::from(s.active == "SUB")
-}
-
-/// The target that selector byte `sel` (00 selected, 01 unselected) addresses.
-pub fn target_for_sel(s: &RadioState, scheme: VfoScheme, sel: u8) -> Target {
-    match scheme {
-        VfoScheme::MainSub => {
-            let selected = selected_receiver(s);
-            Target::Receiver(if sel == 0 { selected } else { 1 - selected })
-        }
-        VfoScheme::Ab => {
-            let active = u8::from(s.active == "B");
-            Target::Vfo(if sel == 0 { active } else { 1 - active })
-        }
+    match s.active {
+        Some(Selected::Sub) => 1,
+        _ => 0,
     }
 }
 
-/// The selector byte (00/01) that addresses `target` now.
-pub fn sel_for_target(s: &RadioState, target: Target) -> u8 {
+/// The VFO selected on an A/B radio (0 A, 1 B), if known.
+pub fn selected_vfo(s: &RadioState) -> Option<u8> {
+    match s.active {
+        Some(Selected::A) => Some(0),
+        Some(Selected::B) => Some(1),
+        _ => None,
+    }
+}
+
+/// The selector byte (00 selected, 01 unselected) that addresses `target` now (`None`:
+/// a VFO of an A/B radio whose selected VFO is not known).
+pub fn sel_for_target(s: &RadioState, target: Target) -> Option<u8> {
     match target {
-        Target::Receiver(r) => u8::from(r != selected_receiver(s)),
-        Target::Vfo(v) => u8::from(v != u8::from(s.active == "B")),
+        Target::Receiver(r) => Some(u8::from(r != selected_receiver(s))),
+        Target::Vfo(v) => selected_vfo(s).map(|a| u8::from(v != a)),
     }
 }
 
@@ -45,18 +47,17 @@ fn vfo_mut(s: &mut RadioState, v: u8) -> Option<&mut VfoState> {
 /// Sets the frequency of `target`.
 pub fn set_freq(s: &mut RadioState, target: Target, hz: u64) {
     match target {
-        Target::Receiver(0) => s.main.freq_hz = hz,
-        Target::Receiver(_) => {
-            if let Some(sub) = s.sub.as_mut() {
-                sub.freq_hz = hz;
+        Target::Receiver(r) => {
+            if let Some(rx) = s.receiver_mut(r) {
+                rx.freq_hz = Some(hz);
             }
         }
         Target::Vfo(v) => {
             if let Some(x) = vfo_mut(s, v) {
-                x.freq_hz = hz;
+                x.freq_hz = Some(hz);
             }
-            if v == u8::from(s.active == "B") {
-                s.main.freq_hz = hz;
+            if selected_vfo(s) == Some(v) {
+                s.main.freq_hz = Some(hz);
             }
         }
     }
@@ -70,57 +71,38 @@ pub fn set_mode(
     data: Option<u8>,
     filter: Option<u8>,
 ) {
-    let active_vfo = u8::from(s.active == "B");
-    match target {
-        Target::Receiver(r) => {
-            let rx = if r == 0 {
-                Some(&mut s.main)
-            } else {
-                s.sub.as_mut()
-            };
-            if let Some(rx) = rx {
-                rx.mode = mode.to_string();
-                if let Some(d) = data {
-                    rx.data_mode = d;
-                }
-                if let Some(f) = filter {
-                    rx.filter = f;
-                }
-            }
-        }
+    let rx = match target {
+        Target::Receiver(r) => s.receiver_mut(r),
         Target::Vfo(v) => {
             if let Some(x) = vfo_mut(s, v) {
-                x.mode = mode.to_string();
-                if let Some(f) = filter {
-                    x.filter = f;
+                x.mode = Some(mode.to_string());
+                if filter.is_some() {
+                    x.filter = filter;
                 }
             }
-            if v == active_vfo {
-                s.main.mode = mode.to_string();
-                if let Some(d) = data {
-                    s.main.data_mode = d;
-                }
-                if let Some(f) = filter {
-                    s.main.filter = f;
-                }
-            }
+            (selected_vfo(s) == Some(v)).then_some(&mut s.main)
+        }
+    };
+    if let Some(rx) = rx {
+        rx.mode = Some(mode.to_string());
+        if data.is_some() {
+            rx.data_mode = data;
+        }
+        if filter.is_some() {
+            rx.filter = filter;
         }
     }
 }
 
-/// Frequency, mode and filter of `target`.
-pub fn vfo_of(s: &RadioState, target: Target) -> Option<(u64, String, u8, u8)> {
+/// What is known of one receiver or VFO: frequency, mode, filter, DATA mode.
+pub type VfoView = (Option<u64>, Option<String>, Option<u8>, Option<u8>);
+
+/// Frequency, mode, filter and DATA mode of `target` (each `None` when unknown).
+pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
     match target {
-        Target::Receiver(0) => Some((
-            s.main.freq_hz,
-            s.main.mode.clone(),
-            s.main.filter,
-            s.main.data_mode,
-        )),
-        Target::Receiver(_) => s
-            .sub
-            .as_ref()
-            .map(|r| (r.freq_hz, r.mode.clone(), r.filter, r.data_mode)),
+        Target::Receiver(r) => s
+            .receiver(r)
+            .map(|x| (x.freq_hz, x.mode.clone(), x.filter, x.data_mode)),
         Target::Vfo(v) => {
             let x = if v == 0 {
                 s.main.vfo_a.as_ref()
@@ -141,104 +123,140 @@ fn mode_name(profile: &Profile, code: u8) -> Option<&'static str> {
     civ::mode_name(code).filter(|m| profile.modes.list.iter().any(|x| x == m))
 }
 
+/// What the selector byte `sel` of a `25`/`26` frame addresses: a receiver, a VFO, or
+/// (A/B radio, selected VFO unknown) the selected VFO seen through MAIN only.
+fn apply_sel_freq(s: &mut RadioState, scheme: VfoScheme, sel: u8, hz: u64) {
+    match scheme {
+        VfoScheme::MainSub => {
+            let selected = selected_receiver(s);
+            let r = if sel == 0 { selected } else { 1 - selected };
+            set_freq(s, Target::Receiver(r), hz);
+        }
+        VfoScheme::Ab => match selected_vfo(s) {
+            Some(a) => set_freq(s, Target::Vfo(if sel == 0 { a } else { 1 - a }), hz),
+            None if sel == 0 => s.main.freq_hz = Some(hz),
+            None => {}
+        },
+    }
+}
+
+fn apply_sel_mode(
+    s: &mut RadioState,
+    scheme: VfoScheme,
+    sel: u8,
+    mode: &str,
+    data: Option<u8>,
+    filter: Option<u8>,
+) {
+    match scheme {
+        VfoScheme::MainSub => {
+            let selected = selected_receiver(s);
+            let r = if sel == 0 { selected } else { 1 - selected };
+            set_mode(s, Target::Receiver(r), mode, data, filter);
+        }
+        VfoScheme::Ab => match selected_vfo(s) {
+            Some(a) => set_mode(
+                s,
+                Target::Vfo(if sel == 0 { a } else { 1 - a }),
+                mode,
+                data,
+                filter,
+            ),
+            None if sel == 0 => set_mode(s, Target::Receiver(0), mode, data, filter),
+            None => {}
+        },
+    }
+}
+
 /// Applies one frame from the radio; returns true if it changed or confirmed a field.
 pub fn apply_frame(c: &mut StateContent, profile: &Profile, f: &Frame) -> bool {
+    apply_frame_to(c, profile, f, None)
+}
+
+/// [`apply_frame`] with per-receiver settings attributed to `receiver` (a command-29
+/// reply, or a read made while that receiver was selected for it) instead of the
+/// selected receiver.
+pub fn apply_frame_to(
+    c: &mut StateContent,
+    profile: &Profile,
+    f: &Frame,
+    receiver: Option<u8>,
+) -> bool {
     let scheme = profile.vfo.scheme;
     let s = &mut c.radio;
     let d = f.data.as_slice();
     match (f.cmd, d) {
-        (0x00 | 0x03, bytes) if bytes.len() == 5 => {
+        (cmd::FREQ_NO_REPLY | cmd::READ_FREQ, bytes) if bytes.len() == 5 => {
             let Ok(hz) = civ::bcd_to_freq(bytes) else {
                 return false;
             };
-            let t = target_for_sel(s, scheme, 0);
-            set_freq(s, t, hz);
+            apply_sel_freq(s, scheme, 0, hz);
         }
-        (0x01 | 0x04, [mode, rest @ ..]) => {
+        (cmd::MODE_NO_REPLY | cmd::READ_MODE, [mode, rest @ ..]) => {
             let Some(name) = mode_name(profile, *mode) else {
                 return false;
             };
-            let t = target_for_sel(s, scheme, 0);
-            set_mode(s, t, name, None, filter_byte(rest.first()));
+            apply_sel_mode(s, scheme, 0, name, None, filter_byte(rest.first()));
         }
-        (0x25, [sel @ (0 | 1), bytes @ ..]) if bytes.len() == 5 => {
+        (cmd::SEL_FREQ, [sel @ (0 | 1), bytes @ ..]) if bytes.len() == 5 => {
             let Ok(hz) = civ::bcd_to_freq(bytes) else {
                 return false;
             };
-            let t = target_for_sel(s, scheme, *sel);
-            set_freq(s, t, hz);
+            apply_sel_freq(s, scheme, *sel, hz);
         }
-        (0x26, [sel @ (0 | 1), mode, data, rest @ ..]) => {
+        (cmd::SEL_MODE, [sel @ (0 | 1), mode, data, rest @ ..]) => {
             let Some(name) = mode_name(profile, *mode) else {
                 return false;
             };
-            let t = target_for_sel(s, scheme, *sel);
             let data = civ::from_bcd_byte(*data).ok().filter(|x| *x <= 3);
-            set_mode(s, t, name, data, filter_byte(rest.first()));
+            apply_sel_mode(s, scheme, *sel, name, data, filter_byte(rest.first()));
         }
-        (0x07, [0xD2, x @ (0 | 1)]) if scheme == VfoScheme::MainSub && s.sub.is_some() => {
-            s.active = if *x == 1 { "SUB" } else { "MAIN" }.into();
+        (cmd::VFO, [civ::cmd::vfo::SELECTED, x @ (0 | 1)])
+            if scheme == VfoScheme::MainSub && s.sub.is_some() =>
+        {
+            s.active = Some(if *x == 1 {
+                Selected::Sub
+            } else {
+                Selected::Main
+            });
         }
-        (0x07, [0xC2, x @ (0 | 1)]) => s.dual_watch = *x == 1,
-        (0x0F, [x @ (0 | 1)]) => s.split = *x == 1,
-        (0x11, [db]) => {
-            let Ok(db) = civ::from_bcd_byte(*db) else {
-                return false;
-            };
-            let r = selected_receiver(s);
-            if let Some(rx) = s.receiver_mut(if scheme == VfoScheme::MainSub { r } else { 0 }) {
-                rx.att = db;
-            }
+        (cmd::TX, [civ::cmd::tx::PTT, x @ (0 | 1)]) => s.ptt = Some(*x == 1),
+        (cmd::POWER, [x @ (0 | 1)]) => s.power_on = Some(*x == 1),
+        (cmd::RECEIVER_PREFIX, [rx @ (0 | 1), inner_cmd, inner @ ..]) => {
+            let inner = Frame::new(f.to, f.from, *inner_cmd, inner);
+            return apply_frame_to(c, profile, &inner, Some(*rx));
         }
-        (0x16, [0x02, level]) => {
-            let Ok(level) = civ::from_bcd_byte(*level) else {
-                return false;
-            };
-            let r = selected_receiver(s);
-            if let Some(rx) = s.receiver_mut(if scheme == VfoScheme::MainSub { r } else { 0 }) {
-                rx.preamp = level;
-            }
-        }
-        (0x14, [0x0A, hi, lo]) => {
-            let Ok(v) = civ::bcd_to_level(&[*hi, *lo]) else {
-                return false;
-            };
-            s.power = v.min(255) as u8;
-        }
-        (0x1C, [0x00, x @ (0 | 1)]) => s.ptt = *x == 1,
-        (0x18, [x @ (0 | 1)]) => s.power_on = *x == 1,
-        (0x29, [rx @ (0 | 1), inner @ ..]) => return apply_receiver(s, *rx, inner),
-        (0x27, [0x12, x @ (0 | 1)]) => s.scope.receiver = *x,
-        (0x27, [0x13, x @ (0 | 1)]) => s.scope.dual = *x == 1,
-        (0x27, [0x14, rx, m]) if *rx == s.scope.receiver && *m <= 3 => s.scope.mode = *m,
-        (0x27, [0x15, rx, bytes @ ..]) if *rx == s.scope.receiver && bytes.len() == 5 => {
-            let Ok(hz) = civ::bcd_to_freq(bytes) else {
-                return false;
-            };
-            s.scope.span_hz = hz;
-        }
-        _ => return false,
+        (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x @ (0 | 1)]) => s.scope.receiver = *x,
+        (cmd::SCOPE, [civ::cmd::scope::DUAL, x @ (0 | 1)]) => s.scope.dual = *x == 1,
+        _ => return apply_setting(s, scheme, f, receiver),
     }
     true
 }
 
-/// A command-29 reply for receiver `rx`: `<cmd> [<sub>] <data>`.
-fn apply_receiver(s: &mut RadioState, rx: u8, inner: &[u8]) -> bool {
-    let Some(r) = s.receiver_mut(rx) else {
+/// A frame of a setting of the table.
+fn apply_setting(s: &mut RadioState, scheme: VfoScheme, f: &Frame, receiver: Option<u8>) -> bool {
+    let Some((setting, scope_rx, value)) = settings::lookup(f.cmd, &f.data) else {
         return false;
     };
-    match inner {
-        [0x11, db] => match civ::from_bcd_byte(*db) {
-            Ok(db) => r.att = db,
-            Err(_) => return false,
+    let rx = match setting.place {
+        Place::Global => 0,
+        Place::Receiver if scheme == VfoScheme::Ab => 0,
+        Place::Receiver => receiver.unwrap_or_else(|| selected_receiver(s)),
+        Place::ScopeReceiver => match scope_rx {
+            Some(r @ (0 | 1)) => r,
+            _ => return false,
         },
-        [0x16, 0x02, level] => match civ::from_bcd_byte(*level) {
-            Ok(l) => r.preamp = l,
-            Err(_) => return false,
-        },
-        _ => return false,
+    };
+    let ctx = CodecCtx {
+        mode: s
+            .receiver(rx)
+            .and_then(|r| r.mode.as_deref())
+            .and_then(civ::mode_code),
+    };
+    match setting.codec.decode(value, ctx) {
+        Some(raw) => (setting.field.set)(s, rx, raw),
+        None => false,
     }
-    true
 }
 
 #[cfg(test)]
@@ -248,9 +266,11 @@ mod tests {
     use crate::radio::state::ReceiverState;
 
     fn content(ab: bool, dual: bool) -> StateContent {
-        let main = ReceiverState::new(14_074_000, "USB", ab);
-        let sub = dual.then(|| ReceiverState::new(7_074_000, "LSB", false));
-        StateContent::connecting(RadioState::new(main, sub), "")
+        let main = ReceiverState::tuned(14_074_000, "USB", ab);
+        let sub = dual.then(|| ReceiverState::tuned(7_074_000, "LSB", false));
+        let mut radio = RadioState::new(main, sub);
+        radio.active = Some(if ab { Selected::A } else { Selected::Main });
+        StateContent::connecting(radio, "")
     }
 
     #[test]
@@ -261,24 +281,32 @@ mod tests {
         let mut d = vec![0x01];
         d.extend(civ::freq_to_bcd(7_100_000).unwrap());
         assert!(apply_frame(&mut c, &p, &f(0x25, &d)));
-        assert_eq!(
-            c.radio.sub.as_ref().unwrap().freq_hz,
-            7_100_000,
-            "unselected = SUB while MAIN selected"
-        );
+        assert_eq!(c.radio.sub.as_ref().unwrap().freq_hz, Some(7_100_000));
         assert!(apply_frame(&mut c, &p, &f(0x07, &[0xD2, 0x01])));
-        assert_eq!(c.radio.active, "SUB");
+        assert_eq!(c.radio.active, Some(Selected::Sub));
         assert!(apply_frame(&mut c, &p, &f(0x25, &d)));
         assert_eq!(
-            c.radio.main.freq_hz, 7_100_000,
-            "unselected = MAIN while SUB selected"
+            c.radio.main.freq_hz,
+            Some(7_100_000),
+            "unselected = MAIN now"
         );
-        // transceive broadcast of the selected receiver
         let b = Frame::new(0x00, 0x98, 0x00, &civ::freq_to_bcd(7_050_000).unwrap());
         assert!(apply_frame(&mut c, &p, &b));
-        assert_eq!(c.radio.sub.as_ref().unwrap().freq_hz, 7_050_000);
+        assert_eq!(c.radio.sub.as_ref().unwrap().freq_hz, Some(7_050_000));
         assert!(apply_frame(&mut c, &p, &f(0x29, &[0x01, 0x11, 0x12])));
-        assert_eq!(c.radio.sub.as_ref().unwrap().att, 12);
+        assert_eq!(c.radio.sub.as_ref().unwrap().att, Some(12));
+        assert!(apply_frame(
+            &mut c,
+            &p,
+            &f(0x29, &[0x00, 0x14, 0x01, 0x01, 0x28])
+        ));
+        assert_eq!(c.radio.main.af_gain, Some(128), "AF of MAIN by command 29");
+        assert!(apply_frame(&mut c, &p, &f(0x14, &[0x02, 0x02, 0x00])));
+        assert_eq!(
+            c.radio.sub.as_ref().unwrap().rf_gain,
+            Some(200),
+            "plain = selected (SUB)"
+        );
         assert!(
             !apply_frame(&mut c, &p, &f(0x25, &[0x00, 0x0A, 0, 0, 0, 0])),
             "bad BCD"
@@ -287,18 +315,35 @@ mod tests {
             !apply_frame(&mut c, &p, &f(0x26, &[0x00, 0x17, 0, 1])),
             "DV is not an IC-7610 mode"
         );
+        assert!(!apply_frame(&mut c, &p, &f(0x16, &[0x12, 0x04])), "AGC 4");
+        assert!(apply_frame(&mut c, &p, &f(0x21, &[0x00, 0x23, 0x01, 0x01])));
+        assert_eq!(c.radio.rit_offset_hz, Some(-123));
+        assert!(apply_frame(
+            &mut c,
+            &p,
+            &f(0x27, &[0x19, 0x00, 0x05, 0x00, 0x01])
+        ));
+        assert_eq!(c.radio.scope.ref_tenths_db, Some(-50));
+        assert!(
+            !apply_frame(&mut c, &p, &f(0x27, &[0x19, 0x01, 0x05, 0x00, 0x01])),
+            "scope shows MAIN"
+        );
     }
 
     #[test]
-    fn ab_radios_track_both_vfos() {
+    fn ab_radios_track_both_vfos_once_the_selected_one_is_known() {
         let p = ProfileRegistry::embedded().get("ic705").unwrap();
         let mut c = content(true, false);
         let mut d = vec![0x01];
         d.extend(civ::freq_to_bcd(145_000_000).unwrap());
         assert!(apply_frame(&mut c, &p, &Frame::new(0xE0, 0xA4, 0x25, &d)));
-        assert_eq!(c.radio.main.vfo_b.as_ref().unwrap().freq_hz, 145_000_000);
         assert_eq!(
-            c.radio.main.freq_hz, 14_074_000,
+            c.radio.main.vfo_b.as_ref().unwrap().freq_hz,
+            Some(145_000_000)
+        );
+        assert_eq!(
+            c.radio.main.freq_hz,
+            Some(14_074_000),
             "VFO A stays the displayed one"
         );
         assert!(apply_frame(
@@ -306,6 +351,23 @@ mod tests {
             &p,
             &Frame::new(0xE0, 0xA4, 0x26, &[0x00, 0x03, 0x00, 0x02])
         ));
-        assert_eq!((c.radio.main.mode.as_str(), c.radio.main.filter), ("CW", 2));
+        assert_eq!(
+            (c.radio.main.mode.as_deref(), c.radio.main.filter),
+            (Some("CW"), Some(2))
+        );
+        c.radio.active = None;
+        assert!(apply_frame(&mut c, &p, &Frame::new(0xE0, 0xA4, 0x25, &d)));
+        assert_eq!(
+            c.radio.main.freq_hz,
+            Some(14_074_000),
+            "unselected of an unknown selection"
+        );
+        d[0] = 0;
+        assert!(apply_frame(&mut c, &p, &Frame::new(0xE0, 0xA4, 0x25, &d)));
+        assert_eq!(
+            c.radio.main.freq_hz,
+            Some(145_000_000),
+            "the selected VFO is the dial"
+        );
     }
 }

@@ -1,9 +1,12 @@
 //! Typed radio commands, already validated against the profile.
 
-use crate::radio::meters::MeterKind;
+use serde_json::Value;
+
+use super::table::settings::{Setting, SettingId};
+use crate::wire::meter::MeterKind;
 
 /// What a command acts on: a receiver (MAIN/SUB radios) or a VFO (A/B radios).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// Receiver 0 = MAIN, 1 = SUB.
     Receiver(u8),
@@ -31,9 +34,34 @@ impl Target {
     }
 }
 
-/// A command for the executor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One value to write: a setting of the table, for a receiver, as a raw value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Write {
+    /// The setting.
+    pub id: SettingId,
+    /// The receiver (ignored for global settings).
+    pub receiver: u8,
+    /// The value as its codec takes it.
+    pub raw: i64,
+}
+
+impl Write {
+    /// The row of the setting.
+    pub fn setting(&self) -> &'static Setting {
+        Setting::of(self.id)
+    }
+}
+
+/// A command for the engine.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
+    /// Write settings of the table (in order); `result` is the command's answer.
+    Write {
+        /// The values.
+        writes: Vec<Write>,
+        /// The `result` of a successful command.
+        result: Value,
+    },
     /// Tune.
     SetFreq {
         /// Receiver or VFO.
@@ -57,24 +85,17 @@ pub enum Command {
         /// Filter 1..3.
         filter: u8,
     },
+    /// Change DATA mode (0 off, 1..3).
+    SetDataMode {
+        /// Receiver or VFO.
+        target: Target,
+        /// DATA mode.
+        data: u8,
+    },
     /// Key or unkey the transmitter.
     Ptt(bool),
-    /// RF power level 0..255.
-    SetPower(u8),
-    /// Attenuator.
-    SetAtt {
-        /// Receiver 0/1.
-        receiver: u8,
-        /// dB, one of the profile's values.
-        db: u8,
-    },
-    /// Preamp.
-    SetPreamp {
-        /// Receiver 0/1.
-        receiver: u8,
-        /// Level, one of the profile's values.
-        level: u8,
-    },
+    /// Unkey, retried with backoff until the radio confirms (owner gone, shutdown).
+    Release,
     /// Swap A/B or MAIN/SUB.
     VfoSwap,
     /// A=B or MAIN=SUB.
@@ -87,6 +108,10 @@ pub enum Command {
     ScopeOutput(bool),
     /// Show both receivers on the scope (CI-V `27 13`), so that SUB sweeps flow too.
     ScopeDual(bool),
+    /// Send CW text (ASCII CW characters, at most 30).
+    SendCw(String),
+    /// Stop sending CW.
+    StopCw,
     /// Read meters.
     ReadMeters(Vec<MeterKind>),
     /// Read the whole state again.
@@ -94,13 +119,38 @@ pub enum Command {
 }
 
 impl Command {
+    /// A write of one setting: a shorthand for code and tests (clients' commands come
+    /// from the command table).
+    pub fn write(id: SettingId, receiver: u8, raw: i64) -> Command {
+        Command::Write {
+            writes: vec![Write { id, receiver, raw }],
+            result: Value::Object(serde_json::Map::new()),
+        }
+    }
+
     /// True if sending the command twice has the same effect as once (safe to retry).
     pub fn is_idempotent(&self) -> bool {
-        !matches!(self, Command::VfoSwap)
+        !matches!(self, Command::VfoSwap | Command::SendCw(_))
     }
 
     /// True for commands that need the radio switched on.
     pub fn needs_power(&self) -> bool {
-        !matches!(self, Command::Power(_))
+        !matches!(
+            self,
+            Command::Power(_) | Command::Refresh | Command::Ptt(false) | Command::Release
+        )
+    }
+
+    /// The receiver or VFO a command aims at, for rate-limit slots (tuning MAIN and SUB
+    /// are limited separately).
+    pub fn slot(&self) -> Option<String> {
+        match self {
+            Command::SetFreq { target, .. }
+            | Command::SetMode { target, .. }
+            | Command::SetFilter { target, .. }
+            | Command::SetDataMode { target, .. } => Some(target.label().to_string()),
+            Command::Write { writes, .. } => writes.first().map(|w| w.receiver.to_string()),
+            _ => None,
+        }
     }
 }

@@ -126,7 +126,7 @@ impl MeterPump {
             let started = Instant::now();
             let (ptt, ready) = radio
                 .store()
-                .read(|c| (c.radio.ptt, c.connection.radio_ready));
+                .read(|c| (c.radio.transmitting(), c.connection.radio_ready));
             let profile = radio.profile();
             let round: Vec<MeterKind> = kinds
                 .iter()

@@ -1,15 +1,15 @@
-//! The radio: typed state with a revision counter, the single-owner command
-//! executor, scope sweep assembly, meters and audio codec conversion.
+//! The radio: typed state with a revision counter, the command table, the sans-IO
+//! command engine and its executor thread, scope sweep assembly, meters and audio codec
+//! conversion.
 
-mod actions;
 pub mod apply;
 pub mod audio;
 pub mod audio_pump;
 pub mod command;
-pub mod command_table;
+pub mod engine;
 pub mod error;
+pub mod events;
 pub mod executor;
-mod fetch;
 pub mod meter_pump;
 pub mod meters;
 pub mod request;
@@ -17,3 +17,4 @@ pub mod scope;
 pub mod scope_pump;
 pub mod service;
 pub mod state;
+pub mod table;

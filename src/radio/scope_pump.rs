@@ -4,14 +4,13 @@
 //! wave data only while somebody listens (off again 2 s after the last one leaves).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::RwLock;
 
 use super::command::Command;
-use super::executor::Job;
+use super::engine::Job;
 use super::scope::{ScopeAssembler, to_web_scale};
 use super::state::StateStore;
 use crate::hub::Fanout;
@@ -40,7 +39,6 @@ pub fn run(
     store: Arc<StateStore>,
     fanout: Arc<Fanout<ScopeOut>>,
     jobs: Sender<Job>,
-    wanted: Arc<AtomicBool>,
     count_changed: Receiver<usize>,
 ) {
     let mut asm = ScopeAssembler::default();
@@ -75,7 +73,7 @@ pub fn run(
                                 last_meta = Some(meta);
                                 store.modify(|c| {
                                     let s = &mut c.radio.scope;
-                                    s.mode = sweep.mode;
+                                    s.mode = Some(sweep.mode);
                                     s.start_freq = sweep.start_hz;
                                     s.end_freq = sweep.end_hz;
                                     s.out_of_range = sweep.out_of_range;
@@ -96,7 +94,6 @@ pub fn run(
                     let n = count_changed.try_iter().last().unwrap_or(n);
                     if n > 0 {
                         off_at = None;
-                        wanted.store(true, Ordering::Release);
                         if !output_on {
                             output_on = true;
                             submit(&jobs, true);
@@ -112,7 +109,6 @@ pub fn run(
         if off_at.is_some_and(|t| Instant::now() >= t) {
             off_at = None;
             output_on = false;
-            wanted.store(false, Ordering::Release);
             submit(&jobs, false);
         }
     }

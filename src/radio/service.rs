@@ -4,7 +4,6 @@
 
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -14,15 +13,15 @@ use parking_lot::{Mutex, RwLock};
 use super::audio::TxFramer;
 use super::audio_pump::{self, PcmBlock};
 use super::command::Command;
+use super::engine::unknown_radio;
+use super::engine::{Engine, Job};
 use super::error::{CommandError, ErrorCode};
-use super::executor::{
-    CommandResult, Executor, ExecutorConfig, ExecutorInputs, ExecutorStats, Job,
-};
+use super::executor::{self, CommandResult, ExecutorConfig, ExecutorInputs, ExecutorStats};
 use super::scope_pump::{self, ScopeOut};
-use super::state::{RadioState, ReceiverState, StateContent, StateStore};
+use super::state::{StateContent, StateStore};
 use crate::hub::Fanout;
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
-use crate::profile::{Profile, ProfileRegistry, VfoScheme};
+use crate::profile::{Profile, ProfileRegistry};
 
 /// Settings of the radio service.
 #[derive(Debug, Clone)]
@@ -55,23 +54,10 @@ pub struct Radio {
     tx_framer: Mutex<Option<TxFramer>>,
 }
 
-/// The state a profile starts with before the radio has been read.
+/// The state a profile starts with before the radio has been read: its shape, nothing
+/// known, status "connecting".
 pub fn initial_content(p: &Profile) -> StateContent {
-    let ab = p.vfo.scheme == VfoScheme::Ab;
-    let first = p
-        .bands()
-        .next()
-        .map(|b| b.default_hz)
-        .unwrap_or(p.freq_ranges[0].start_hz);
-    let mode = p
-        .modes
-        .list
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "USB".into());
-    let main = ReceiverState::new(first, &mode, ab);
-    let sub = (p.is_dual() && !ab).then(|| ReceiverState::new(first, &mode, false));
-    StateContent::connecting(RadioState::new(main, sub), p.model())
+    StateContent::connecting(unknown_radio(p), p.model())
 }
 
 impl Radio {
@@ -96,27 +82,26 @@ impl Radio {
         let (jobs_tx, jobs_rx) = crossbeam_channel::bounded(cfg.queue.max(1));
         let (polls_tx, polls_rx) = crossbeam_channel::bounded(64);
         let (stop_tx, stop_rx) = crossbeam_channel::bounded(1);
-        let scope_wanted = Arc::new(AtomicBool::new(false));
         let exec_stats = Arc::new(Mutex::new(ExecutorStats::default()));
-        let mut exec = Executor::new(
+        let engine = Engine::new(
             cfg.executor,
-            profile.clone(),
+            profile.read().clone(),
             cfg.registry,
-            link.clone(),
             store.clone(),
-            ExecutorInputs {
-                civ: civ_rx,
-                link: ev_rx,
-                jobs: jobs_rx,
-                polls: polls_rx,
-                stop: stop_rx,
-            },
-            scope_wanted.clone(),
-            exec_stats.clone(),
         );
-        let executor = std::thread::Builder::new()
-            .name("executor".into())
-            .spawn(move || exec.run())?;
+        let inputs = ExecutorInputs {
+            civ: civ_rx,
+            link: ev_rx,
+            jobs: jobs_rx,
+            polls: polls_rx,
+            stop: stop_rx,
+        };
+        let executor = {
+            let (l, p, st) = (link.clone(), profile.clone(), exec_stats.clone());
+            std::thread::Builder::new()
+                .name("executor".into())
+                .spawn(move || executor::run(engine, inputs, l, p, st))?
+        };
         let scope: Arc<Fanout<ScopeOut>> = Fanout::new();
         let scope_counts = scope_pump::count_channel(&scope);
         let scope_thread = {
@@ -128,7 +113,7 @@ impl Radio {
             );
             std::thread::Builder::new()
                 .name("scope-pump".into())
-                .spawn(move || scope_pump::run(scope_rx, p, s, f, j, scope_wanted, scope_counts))?
+                .spawn(move || scope_pump::run(scope_rx, p, s, f, j, scope_counts))?
         };
         let audio: Arc<Fanout<PcmBlock>> = Fanout::new();
         let audio_counts = audio_pump::count_channel(&audio);
@@ -270,7 +255,7 @@ impl Radio {
     /// the audio stream must be open (somebody listens to RX audio). Returns the number
     /// of blocks sent.
     pub fn send_tx_audio(&self, samples: &[i16]) -> Result<usize, CommandError> {
-        if !self.store.read(|c| c.radio.ptt) {
+        if !self.store.read(|c| c.radio.transmitting()) {
             return Err(CommandError::new(
                 ErrorCode::PttRequired,
                 "TX audio is sent only while transmitting: key PTT first",

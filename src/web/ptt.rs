@@ -94,9 +94,9 @@ pub struct PttWatcher(pub std::sync::Weak<crate::web::context::AppCtx>);
 
 impl crate::radio::state::StateSink for PttWatcher {
     fn on_change(&self, change: &std::sync::Arc<crate::radio::state::StateChange>) {
-        let unkeyed = change.events.iter().any(|e| {
-            e.name == "ptt" && e.data.get("state") == Some(&serde_json::Value::Bool(false))
-        });
+        let unkeyed = change
+            .events
+            .contains(&crate::radio::events::RadioEvent::Ptt(Some(false)));
         if unkeyed && let Some(app) = self.0.upgrade() {
             app.ptt.clear();
         }

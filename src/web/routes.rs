@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::context::{AppCtx, PROTO, SERVER_NAME, VERSION};
 use super::response::{self, Reply};
 use super::ws::messages::capability_tags;
-use crate::profile::{Profile, ScopeSourceKind};
+use crate::profile::{Feature, Profile, ScopeSourceKind};
 use crate::radio::command::Command;
 use crate::wire::lan::codec;
 
@@ -24,14 +24,14 @@ pub fn readyz(app: &AppCtx) -> Reply {
     let (ready, status, message) = app.radio.store().read(|c| {
         (
             c.connection.radio_ready,
-            c.detail.status.clone(),
+            c.detail.status,
             c.detail.message.clone(),
         )
     });
     if ready {
         response::json(200, &json!({"status": "ready", "radioReady": true}))
     } else {
-        let why = message.unwrap_or_else(|| format!("radio status: {status}"));
+        let why = message.unwrap_or_else(|| format!("radio status: {}", status.as_str()));
         response::json(
             503,
             &json!({"status": "not_ready", "radioReady": false, "error": "radio_unavailable", "message": why}),
@@ -54,11 +54,11 @@ pub fn info(app: &AppCtx) -> Reply {
             "model": p.model(),
             "capabilities": {
                 "hasSpectrum": p.scope.source != ScopeSourceKind::None,
-                "hasAudio": p.has_feature("audio"),
-                "hasTx": p.has_feature("tx"),
+                "hasAudio": p.has_feature(Feature::Audio),
+                "hasTx": p.has_feature(Feature::Tx),
                 "hasDualReceiver": p.is_dual(),
-                "hasTuner": p.has_feature("tuner"),
-                "hasCw": p.has_feature("cw"),
+                "hasTuner": p.has_feature(Feature::Tuner),
+                "hasCw": p.has_feature(Feature::Cw),
                 "maxReceivers": p.radio.receivers,
                 "tags": capability_tags(&p),
                 "modes": p.modes.list,
@@ -166,8 +166,8 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         "meters": p.meters.list,
         "tags": capability_tags(p),
         "hasScope": p.scope.source != ScopeSourceKind::None,
-        "hasAudio": p.has_feature("audio"),
-        "hasTx": p.has_feature("tx"),
+        "hasAudio": p.has_feature(Feature::Audio),
+        "hasTx": p.has_feature(Feature::Tx),
     })
 }
 
@@ -183,7 +183,7 @@ pub fn connect(app: &AppCtx) -> Reply {
 
 /// `POST /api/v1/radio/disconnect` (unkeys first if transmitting).
 pub fn disconnect(app: &AppCtx) -> Reply {
-    if app.radio.store().read(|c| c.radio.ptt) {
+    if app.radio.store().read(|c| c.radio.ptt != Some(false)) {
         if let Err(e) = app.radio.execute(Command::Ptt(false)) {
             log::warn!("unkeying before disconnect failed: {e}");
         }
@@ -221,7 +221,7 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
         }
         None => return response::error(400, "invalid_param", "state: required, \"on\" or \"off\""),
     };
-    if !on && app.radio.store().read(|c| c.radio.ptt) {
+    if !on && app.radio.store().read(|c| c.radio.ptt != Some(false)) {
         let _ = app.radio.execute(Command::Ptt(false));
         app.ptt.clear();
     }

@@ -11,6 +11,7 @@
 
 pub mod civ;
 pub mod lan;
+pub mod meter;
 pub mod web;
 
 use std::fmt;

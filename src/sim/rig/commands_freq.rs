@@ -243,7 +243,7 @@ impl SimRig {
             self.copy_selected_to_unselected(main_sub);
             return Reply::Ack;
         }
-        let dual_watch = self.profile.has_feature("dual_watch");
+        let dual_watch = self.profile.has_feature(crate::profile::Feature::DualWatch);
         match data {
             [v @ (0x00 | 0x01)] => {
                 let rx = self.selected().rx;

@@ -177,7 +177,7 @@ impl SimRig {
         let Some((&sub, rest)) = data.split_first() else {
             return Reply::Nak;
         };
-        let tuner = self.profile.has_feature("tuner");
+        let tuner = self.profile.has_feature(crate::profile::Feature::Tuner);
         match (sub, rest) {
             (0x00, []) => Reply::data(0x1C, &[&[0x00, u8::from(self.state.ptt)]]),
             (0x00, v) => match flag(v) {

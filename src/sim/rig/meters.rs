@@ -219,7 +219,8 @@ impl SimRig {
             .position(|b| (b.start_hz..=b.end_hz).contains(&hz))
             .unwrap_or(0);
         let x = unit(hash2(self.cfg.seed, band_idx as u64));
-        let tuned = self.state.tuner == 1 && self.profile.has_feature("tuner");
+        let tuned =
+            self.state.tuner == 1 && self.profile.has_feature(crate::profile::Feature::Tuner);
         let ratio = if tuned { 1.0 + 0.1 * x } else { 1.1 + 0.9 * x };
         let swr = interp(
             &[

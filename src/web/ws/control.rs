@@ -17,11 +17,11 @@ use super::pacer::Pacer;
 use super::rate_limit::{RateLimiter, Verdict};
 use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
-use crate::radio::command_table;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::MeterReading;
 use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
+use crate::radio::table;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
 use crate::wire::web::MeterFrame;
@@ -181,15 +181,15 @@ impl ControlChannel {
             return;
         };
         let profile = self.app.radio.profile();
-        let cmd = match command_table::parse(name, msg.get("params"), &profile) {
-            Ok(c) => c,
+        let (cmd, limited) = match table::parse(name, msg.get("params"), &profile) {
+            Ok(p) => (p.command, p.spec.rate_limited),
             Err(e) => {
                 self.reply_error(Some(&id), &e, ctx);
                 return;
             }
         };
         let now = Instant::now();
-        if RateLimiter::applies(name) {
+        if limited {
             match self.limiter.offer(name, &cmd, now) {
                 Verdict::Send(waiting) => {
                     self.send_waiting(waiting, ctx);
@@ -211,7 +211,7 @@ impl ControlChannel {
     /// `ptt true`: only when no other client transmits or is keying; this client then
     /// owns PTT until the radio unkeys.
     fn key(&self, cmd: Command, id: Value, ctx: &mut Ctx) {
-        let transmitting = self.app.radio.store().read(|c| c.radio.ptt);
+        let transmitting = self.app.radio.store().read(|c| c.radio.transmitting());
         match self.app.ptt.claim(self.id, transmitting) {
             Claim::Busy(other) => {
                 let e = CommandError::new(
@@ -223,7 +223,7 @@ impl ControlChannel {
             Claim::Granted => {
                 let (app, me) = (self.app.clone(), self.id);
                 let done: Done = Box::new(move |ok| {
-                    let keyed = app.radio.store().read(|c| c.radio.ptt);
+                    let keyed = app.radio.store().read(|c| c.radio.transmitting());
                     app.ptt.key_done(me, ok, keyed);
                 });
                 self.submit(cmd, id, ctx, Some(done));
@@ -542,9 +542,10 @@ impl Channel for ControlChannel {
         if self.app.ptt.owner() == Some(self.id) {
             log::warn!("ws client {} left while owning PTT: releasing PTT", self.id);
             let (app, me) = (self.app.clone(), self.id);
-            let r = self.app.radio.submit(Command::Ptt(false), move |r| {
+            // the release is retried until the radio confirms it
+            let r = self.app.radio.submit(Command::Release, move |r| {
                 if let Err(e) = r {
-                    log::error!("releasing PTT after the owner left failed: {e}");
+                    log::error!("releasing PTT after the owner left: {e}");
                 }
                 app.ptt.release_if_owner(me);
             });

@@ -53,7 +53,7 @@ impl StateSink for StateFeed {
         }
         if self.events.load(Ordering::Relaxed) {
             for e in &change.events {
-                self.handle.send_text(messages::event(e.name, &e.data));
+                self.handle.send_text(messages::event(e.name(), &e.data()));
             }
         }
     }

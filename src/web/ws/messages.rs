@@ -22,7 +22,12 @@ pub fn hello(profile: &Profile) -> String {
 
 /// The capability tags of a profile (interface.md §2.1 `tags`).
 pub fn capability_tags(profile: &Profile) -> Vec<String> {
-    let mut tags: Vec<String> = profile.radio.features.clone();
+    let mut tags: Vec<String> = profile
+        .radio
+        .features
+        .iter()
+        .map(|f| f.as_str().to_string())
+        .collect();
     if profile.scope.source != crate::profile::ScopeSourceKind::None
         && !tags.iter().any(|t| t == "scope")
     {
@@ -41,13 +46,14 @@ pub fn draft_state(c: &StateContent, smeter: u16, swr: u16) -> String {
         (_, _, Some(sub)) => (r.main.freq_hz, sub.freq_hz),
         _ => (r.main.freq_hz, r.main.freq_hz),
     };
+    let filter = r.main.filter.map(|f| format!("FIL{f}"));
     json!({
         "type": "state",
         "data": {
             "freq_a": freq_a,
             "freq_b": freq_b,
             "mode": r.main.mode,
-            "filter": format!("FIL{}", r.main.filter),
+            "filter": filter,
             "ptt": r.ptt,
             "power": r.power,
             "smeter": smeter,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::radio::command::Command;
 
 /// What to do with a limited command.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Verdict {
     /// Send it now, after these waiting commands (arrived earlier, in order).
     Send(Vec<(String, Command)>),
@@ -46,14 +46,9 @@ pub struct RateLimiter {
 /// The slot of a command: its name and, for commands aimed at one receiver or VFO, that
 /// target (tuning MAIN and SUB are limited separately).
 fn slot_key(name: &str, cmd: &Command) -> String {
-    match cmd {
-        Command::SetFreq { target, .. }
-        | Command::SetMode { target, .. }
-        | Command::SetFilter { target, .. } => format!("{name}/{target:?}"),
-        Command::SetAtt { receiver, .. } | Command::SetPreamp { receiver, .. } => {
-            format!("{name}/{receiver}")
-        }
-        _ => name.to_string(),
+    match cmd.slot() {
+        Some(target) => format!("{name}/{target}"),
+        None => name.to_string(),
     }
 }
 
@@ -65,11 +60,6 @@ impl RateLimiter {
             slots: HashMap::new(),
             arrivals: 0,
         }
-    }
-
-    /// True for the names the limit applies to.
-    pub fn applies(name: &str) -> bool {
-        name.starts_with("set_")
     }
 
     /// Decides for limited command `name`; a throttled command replaces the one waiting
@@ -265,7 +255,11 @@ mod tests {
         );
         r.offer("set_freq", &f(3), ms(t, 3));
         assert_eq!(
-            r.offer("set_power", &Command::SetPower(9), ms(t, 4)),
+            r.offer(
+                "set_power",
+                &Command::write(crate::radio::table::settings::SettingId::Power, 0, 9),
+                ms(t, 4)
+            ),
             Verdict::Send(vec![("set_freq".to_string(), f(3))])
         );
         r.offer("set_freq", &f(4), ms(t, 5));

@@ -3,14 +3,16 @@
 
 mod bcd;
 pub mod cmd;
+mod filter_width;
 mod frame;
 mod mode;
 
 pub use bcd::{
     MAX_FREQ_HZ, bcd_byte, bcd_to_freq, bcd_to_level, freq_to_bcd, from_bcd_byte, level_to_bcd,
 };
+pub use filter_width::{index_of_width, index_of_width_exact, width_of_index, width_range};
 pub use frame::{Frame, FrameIter, MAX_FRAME_LEN, has_sub, split_frames};
-pub use mode::{MODES, mode_code, mode_name};
+pub use mode::{MODES, code as mode_codes, has_filter, mode_code, mode_name};
 
 /// Frame preamble byte.
 pub const PREAMBLE: u8 = 0xFE;

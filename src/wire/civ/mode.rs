@@ -27,3 +27,38 @@ pub fn mode_name(code: u8) -> Option<&'static str> {
 pub fn mode_code(name: &str) -> Option<u8> {
     MODES.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
 }
+
+/// Mode codes by name, for code that matches on them.
+pub mod code {
+    /// LSB.
+    pub const LSB: u8 = 0x00;
+    /// USB.
+    pub const USB: u8 = 0x01;
+    /// AM.
+    pub const AM: u8 = 0x02;
+    /// CW.
+    pub const CW: u8 = 0x03;
+    /// RTTY.
+    pub const RTTY: u8 = 0x04;
+    /// FM.
+    pub const FM: u8 = 0x05;
+    /// Wide FM.
+    pub const WFM: u8 = 0x06;
+    /// CW reverse.
+    pub const CW_R: u8 = 0x07;
+    /// RTTY reverse.
+    pub const RTTY_R: u8 = 0x08;
+    /// PSK.
+    pub const PSK: u8 = 0x12;
+    /// PSK reverse.
+    pub const PSK_R: u8 = 0x13;
+    /// D-STAR voice.
+    pub const DV: u8 = 0x17;
+    /// D-STAR data.
+    pub const DD: u8 = 0x22;
+}
+
+/// True for modes whose `06`/`26` set carries no filter byte (WFM, spec §4.5).
+pub fn has_filter(code: u8) -> bool {
+    code != code::WFM
+}

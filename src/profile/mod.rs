@@ -8,18 +8,23 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
-use std::sync::Arc;
 
 use crate::wire::civ;
 use crate::wire::lan::codec;
 
+mod feature;
+mod registry;
+mod validate;
+
+pub use feature::Feature;
+pub use registry::ProfileRegistry;
+
 /// The embedded profiles, as `(file name, TOML text)`.
 const EMBEDDED: &[(&str, &str)] = &[
-    ("ic7610.toml", include_str!("../profiles/ic7610.toml")),
-    ("ic705.toml", include_str!("../profiles/ic705.toml")),
-    ("ic9700.toml", include_str!("../profiles/ic9700.toml")),
-    ("ic7100.toml", include_str!("../profiles/ic7100.toml")),
+    ("ic7610.toml", include_str!("../../profiles/ic7610.toml")),
+    ("ic705.toml", include_str!("../../profiles/ic705.toml")),
+    ("ic9700.toml", include_str!("../../profiles/ic9700.toml")),
+    ("ic7100.toml", include_str!("../../profiles/ic7100.toml")),
 ];
 
 /// One radio model.
@@ -76,9 +81,9 @@ pub struct RadioSection {
     /// The `1A 05` menu item that switches CI-V transceive.
     #[serde(default)]
     pub transceive_menu: Vec<u8>,
-    /// Capability tags (audio, tx, scope, ...).
+    /// Capabilities (audio, tx, scope, ...); an unknown name is a load error.
     #[serde(default)]
-    pub features: Vec<String>,
+    pub features: Vec<Feature>,
 }
 
 /// `[vfo]`.
@@ -191,6 +196,9 @@ pub struct ScopeSection {
     pub amp_max: u8,
     /// Default span (hardware scope width, or audio FFT bandwidth), Hz.
     pub default_span_hz: u32,
+    /// Half-spans the hardware scope offers in center mode (`27 15`), Hz.
+    #[serde(default)]
+    pub spans_hz: Vec<u32>,
 }
 
 /// Source of spectrum data.
@@ -304,136 +312,6 @@ impl Profile {
         Ok(profile)
     }
 
-    fn validate(&self) -> Result<(), String> {
-        let r = &self.radio;
-        if r.id.is_empty()
-            || !r
-                .id
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(format!(
-                "radio.id {:?} must be non-empty ASCII letters, digits, - or _",
-                r.id
-            ));
-        }
-        if !(1..=2).contains(&r.receivers) {
-            return Err(format!(
-                "radio.receivers is {}, allowed 1 or 2",
-                r.receivers
-            ));
-        }
-        if r.civ_addr == 0 || r.civ_addr >= 0xE0 {
-            return Err(format!(
-                "radio.civ_addr 0x{:02X} is not a radio address",
-                r.civ_addr
-            ));
-        }
-        for m in &self.modes.list {
-            if civ::mode_code(m).is_none() {
-                return Err(format!("modes.list has unknown mode {m:?}"));
-            }
-        }
-        if self.modes.list.is_empty() {
-            return Err("modes.list is empty".into());
-        }
-        if self.filters.list.is_empty() || self.filters.list.len() > 3 {
-            return Err("filters.list must name 1 to 3 filters".into());
-        }
-        for (i, f) in self.filters.list.iter().enumerate() {
-            if *f != format!("FIL{}", i + 1) {
-                return Err(format!(
-                    "filters.list[{i}] is {f:?}, expected \"FIL{}\"",
-                    i + 1
-                ));
-            }
-        }
-        for (mode, widths) in &self.filters.widths {
-            if !self.modes.list.contains(mode) {
-                return Err(format!(
-                    "filters.widths.{mode} names a mode not in modes.list"
-                ));
-            }
-            if widths.len() != self.filters.list.len() {
-                return Err(format!(
-                    "filters.widths.{mode} must have one width per filter"
-                ));
-            }
-        }
-        for v in self.attenuator.values.iter().chain(&self.preamp.values) {
-            if *v > 99 {
-                return Err(format!(
-                    "attenuator/preamp value {v} does not fit a BCD byte"
-                ));
-            }
-        }
-        if !self.attenuator.values.contains(&0) || !self.preamp.values.contains(&0) {
-            return Err("attenuator.values and preamp.values must include 0 (off)".into());
-        }
-        if self.power.min_watts > self.power.max_watts {
-            return Err("power.min_watts is above power.max_watts".into());
-        }
-        for m in &self.meters.list {
-            if crate::radio::meters::MeterKind::from_name(m).is_none() {
-                return Err(format!("meters.list has unknown meter {m:?}"));
-            }
-        }
-        if self.scope.source == ScopeSourceKind::Hardware
-            && (self.scope.pixels == 0 || self.scope.amp_max == 0)
-        {
-            return Err("a hardware scope needs scope.pixels and scope.amp_max".into());
-        }
-        if self.audio.rx_codecs.is_empty() {
-            return Err("audio.rx_codecs is empty".into());
-        }
-        for c in self
-            .audio
-            .rx_codecs
-            .iter()
-            .chain(std::iter::once(&self.audio.tx_codec))
-        {
-            if codec_byte(c).is_none() {
-                return Err(format!("unknown audio codec {c:?}"));
-            }
-        }
-        if codec::channels(self.tx_codec_byte()) != Some(1) {
-            return Err("audio.tx_codec must be mono".into());
-        }
-        if self.freq_ranges.is_empty() {
-            return Err("freq_ranges is empty".into());
-        }
-        let mut codes = Vec::new();
-        for fr in &self.freq_ranges {
-            if fr.start_hz >= fr.end_hz || fr.end_hz > civ::MAX_FREQ_HZ {
-                return Err(format!("freq range {:?} has bad edges", fr.label));
-            }
-            for b in &fr.bands {
-                if b.start_hz >= b.end_hz || !(b.start_hz..=b.end_hz).contains(&b.default_hz) {
-                    return Err(format!("band {:?} has bad edges or default_hz", b.name));
-                }
-                if !self.in_range(b.default_hz) {
-                    return Err(format!(
-                        "band {:?} default_hz is outside every range",
-                        b.name
-                    ));
-                }
-                if let Some(code) = b.bsr_code {
-                    if civ::from_bcd_byte(code).is_err() {
-                        return Err(format!(
-                            "band {:?} bsr_code 0x{code:02X} is not BCD",
-                            b.name
-                        ));
-                    }
-                    if codes.contains(&code) {
-                        return Err(format!("bsr_code 0x{code:02X} is used twice"));
-                    }
-                    codes.push(code);
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Short id (`ic7610`).
     pub fn id(&self) -> &str {
         &self.radio.id
@@ -444,9 +322,9 @@ impl Profile {
         &self.radio.model
     }
 
-    /// True if the profile lists capability `tag`.
-    pub fn has_feature(&self, tag: &str) -> bool {
-        self.radio.features.iter().any(|f| f == tag)
+    /// True if the profile lists capability `feature`.
+    pub fn has_feature(&self, feature: Feature) -> bool {
+        self.radio.features.contains(&feature)
     }
 
     /// True for two-receiver radios.
@@ -521,69 +399,5 @@ impl Profile {
     /// True if the profile reports meter `name`.
     pub fn has_meter(&self, name: &str) -> bool {
         self.meters.list.iter().any(|m| m == name)
-    }
-}
-
-/// All known profiles by id.
-#[derive(Debug, Clone)]
-pub struct ProfileRegistry {
-    profiles: BTreeMap<String, Arc<Profile>>,
-}
-
-impl ProfileRegistry {
-    /// The profiles embedded in the binary.
-    pub fn embedded() -> ProfileRegistry {
-        let mut profiles = BTreeMap::new();
-        for (name, text) in EMBEDDED {
-            // The embedded files are checked by the test suite; a failure here is a build bug.
-            let p = Profile::from_toml(name, text).unwrap_or_else(|e| panic!("{e}"));
-            profiles.insert(p.radio.id.clone(), Arc::new(p));
-        }
-        ProfileRegistry { profiles }
-    }
-
-    /// The embedded profiles plus (overriding by id) every `*.toml` in `dir`.
-    pub fn with_override_dir(dir: &Path) -> Result<ProfileRegistry, ProfileError> {
-        let mut reg = ProfileRegistry::embedded();
-        let entries = std::fs::read_dir(dir).map_err(|e| ProfileError {
-            source: dir.display().to_string(),
-            message: format!("cannot read directory: {e}"),
-        })?;
-        let mut paths: Vec<_> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let text = std::fs::read_to_string(&path).map_err(|e| ProfileError {
-                source: path.display().to_string(),
-                message: format!("cannot read: {e}"),
-            })?;
-            let p = Profile::from_toml(&path.display().to_string(), &text)?;
-            log::info!("profile {} loaded from {}", p.radio.id, path.display());
-            reg.profiles.insert(p.radio.id.clone(), Arc::new(p));
-        }
-        Ok(reg)
-    }
-
-    /// The profile with `id`.
-    pub fn get(&self, id: &str) -> Option<Arc<Profile>> {
-        self.profiles.get(&id.to_ascii_lowercase()).cloned()
-    }
-
-    /// The profile whose model name (e.g. "IC-7610") or CI-V address matches.
-    pub fn find(&self, model: &str, civ_addr: Option<u8>) -> Option<Arc<Profile>> {
-        self.profiles
-            .values()
-            .find(|p| p.radio.model.eq_ignore_ascii_case(model.trim()))
-            .or_else(|| {
-                civ_addr.and_then(|a| self.profiles.values().find(|p| p.radio.civ_addr == a))
-            })
-            .cloned()
-    }
-
-    /// Every profile id.
-    pub fn ids(&self) -> Vec<String> {
-        self.profiles.keys().cloned().collect()
     }
 }

@@ -1,0 +1,221 @@
+//! The engine and the link: link events, the connection flags and status, the model
+//! the radio reports, the power state and the probe of a silent or switched-off radio,
+//! and what happens after the internal work (fetch, scope restore, probe) ends.
+
+use std::time::Instant;
+
+use super::safety::Reason;
+use super::{CommandResult, Engine, EngineEvent, Internal, Origin};
+use crate::lan::link::{LinkEvent, LinkState};
+use crate::profile::{Profile, VfoScheme};
+use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::state::{RadioState, RadioStatus, ReceiverState};
+
+/// The radio state a profile starts with: its shape, nothing known.
+pub fn unknown_radio(p: &Profile) -> RadioState {
+    let ab = p.vfo.scheme == VfoScheme::Ab;
+    let sub = (p.is_dual() && !ab).then(|| ReceiverState::unknown(false));
+    RadioState::new(ReceiverState::unknown(ab), sub)
+}
+
+impl Engine {
+    /// A link event.
+    pub fn handle_link(&mut self, ev: LinkEvent, now: Instant) {
+        match ev {
+            LinkEvent::State(st) => {
+                let was_ready = self.link == LinkState::Ready;
+                self.link = st.clone();
+                if st == LinkState::Ready && !was_ready {
+                    self.civ_recovering = false;
+                    self.fetched = false;
+                    self.internal.push_back(Internal::Fetch);
+                } else if st != LinkState::Ready {
+                    self.link_down();
+                }
+                self.update_connection();
+            }
+            LinkEvent::RadioInfo { name, civ_addr } => self.identify(&name, civ_addr),
+            LinkEvent::CivRecovering => {
+                self.civ_recovering = true;
+                self.next_probe = Some(now);
+                self.update_connection();
+            }
+            LinkEvent::CivRecovered => {
+                self.civ_recovering = false;
+                if !self.fetched
+                    && self.link == LinkState::Ready
+                    && !self.internal.contains(&Internal::Fetch)
+                    && !self.fetch_running()
+                {
+                    self.internal.push_back(Internal::Fetch);
+                }
+                self.update_connection();
+            }
+            LinkEvent::AudioReady => {}
+            LinkEvent::Failed { message, permanent } => {
+                self.store.modify(|c| {
+                    c.detail.message = Some(message.clone());
+                    if permanent {
+                        c.detail.status = RadioStatus::Failed;
+                    }
+                });
+            }
+        }
+        self.drive(now);
+    }
+
+    fn fetch_running(&self) -> bool {
+        matches!(
+            self.running.as_ref().map(|r| &r.origin),
+            Some(Origin::Internal(Internal::Fetch))
+        )
+    }
+
+    /// The link went down: nothing in flight survives; PTT is unknown until the radio is
+    /// read again (an outstanding release waits for the reconnect).
+    fn link_down(&mut self) {
+        self.fetched = false;
+        self.next_probe = None;
+        self.tx_since = None;
+        self.inflight = None;
+        self.absorb = None;
+        if let Some(r) = self.running.take() {
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the radio link went down during the command",
+            );
+            if let Origin::Client(Some(reply)) = r.origin {
+                self.complete(reply, Err(e));
+            }
+        }
+        self.fail_queued_if_down();
+        self.store.modify(|c| c.radio.ptt = None);
+    }
+
+    /// Switches profile when the radio reports a model other than the configured one.
+    fn identify(&mut self, name: &str, civ_addr: Option<u8>) {
+        let current = self.profile.clone();
+        if current.model().eq_ignore_ascii_case(name) || name.is_empty() {
+            return;
+        }
+        match self.registry.find(name, civ_addr) {
+            Some(p) if p.id() != current.id() => {
+                log::info!(
+                    "the radio reports itself as {name}: using profile {}",
+                    p.id()
+                );
+                self.profile = p.clone();
+                let fresh = unknown_radio(&p);
+                self.store.modify(|c| {
+                    c.radio = fresh;
+                    c.detail.model = p.model().to_string();
+                });
+                self.events.push_back(EngineEvent::ProfileChanged(p));
+            }
+            Some(_) => {}
+            None => log::warn!(
+                "the radio reports itself as {name:?}, which no profile describes; keeping {}",
+                current.id()
+            ),
+        }
+    }
+
+    /// Recomputes the connection flags and status from what is known.
+    pub(super) fn update_connection(&mut self) {
+        let (state, recovering, fetched) = (&self.link, self.civ_recovering, self.fetched);
+        let timeouts = self.probe_timeouts;
+        let releasing = self.release.is_some();
+        self.store.modify(|c| {
+            let power_on = c.radio.power_on;
+            c.connection.control_connected =
+                matches!(state, LinkState::Connected | LinkState::Ready);
+            c.connection.rig_connected = *state == LinkState::Ready;
+            c.connection.radio_ready =
+                *state == LinkState::Ready && !recovering && power_on == Some(true) && fetched;
+            let status = match state {
+                LinkState::Ready if power_on == Some(false) => RadioStatus::PoweredOff,
+                LinkState::Ready if recovering && timeouts >= 3 => RadioStatus::NotResponding,
+                LinkState::Ready if recovering => RadioStatus::Recovering,
+                LinkState::Ready => RadioStatus::Connected,
+                LinkState::Idle => RadioStatus::Disconnected,
+                LinkState::Connecting | LinkState::Connected => RadioStatus::Connecting,
+                LinkState::Reconnecting { .. } => RadioStatus::Reconnecting,
+                LinkState::Failed => RadioStatus::Failed,
+            };
+            c.detail.status = status;
+            match status {
+                RadioStatus::NotResponding => {
+                    c.detail.message = Some(
+                        "the radio does not answer CI-V: it is probably switched off or busy"
+                            .into(),
+                    )
+                }
+                RadioStatus::Connected | RadioStatus::PoweredOff if !releasing => {
+                    c.detail.message = None
+                }
+                _ => {}
+            }
+            if !c.connection.rig_connected {
+                c.radio.ptt = None;
+            }
+        });
+    }
+
+    /// Follows a power report (`18 00` / `18 01`).
+    pub(super) fn after_power_report(&mut self, now: Instant) {
+        let on = self.store.read(|c| c.radio.power_on);
+        if on == Some(true)
+            && !self.fetched
+            && self.link == LinkState::Ready
+            && !self.internal.contains(&Internal::Fetch)
+            && !self.fetch_running()
+        {
+            self.internal.push_back(Internal::Fetch);
+        }
+        if on == Some(false) {
+            self.fetched = false;
+            self.next_probe.get_or_insert(now + self.cfg.probe_interval);
+        } else if !self.civ_recovering {
+            self.next_probe = None;
+        }
+        self.update_connection();
+    }
+
+    /// Internal work ended.
+    pub(super) fn internal_done(&mut self, i: Internal, result: CommandResult, now: Instant) {
+        match (i, result) {
+            (Internal::Fetch, Ok(_)) => {
+                self.probe_timeouts = 0;
+                let (on, ptt) = self.store.read(|c| (c.radio.power_on, c.radio.ptt));
+                self.fetched = on == Some(true);
+                if on == Some(false) {
+                    self.after_power_report(now);
+                }
+                if self.fetched && self.scope_output {
+                    self.internal.push_back(Internal::ScopeRestore);
+                }
+                if ptt == Some(true) {
+                    log::warn!(
+                        "the radio is transmitting after (re)connecting and nobody owns PTT: releasing it"
+                    );
+                    self.start_release(Reason::Reconnect, None, now);
+                }
+            }
+            (Internal::Fetch, Err(e)) => {
+                log::warn!("reading the radio's state failed: {e}");
+                self.next_probe = Some(now + self.cfg.probe_interval);
+            }
+            (Internal::ScopeRestore, Err(e)) => log::debug!("scope output not restored: {e}"),
+            (Internal::ScopeRestore, Ok(_)) => {}
+            (Internal::Probe, Ok(_)) => {
+                self.probe_timeouts = 0;
+                self.after_power_report(now);
+            }
+            (Internal::Probe, Err(e)) if e.code == ErrorCode::RadioTimeout => {
+                self.probe_timeouts += 1;
+            }
+            (Internal::Probe, Err(_)) => {}
+        }
+        self.update_connection();
+    }
+}

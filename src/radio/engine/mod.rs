@@ -1,0 +1,742 @@
+//! The command engine: the single owner of CI-V traffic as a sans-IO state machine, in
+//! the style of quinn-proto's `Connection`. It is fed commands ([`Engine::submit`]),
+//! frames from the radio ([`Engine::handle_frame`]), link events
+//! ([`Engine::handle_link`]) and time ([`Engine::handle_timeout`]); it hands out CI-V
+//! bytes to send ([`Engine::poll_transmit`]), the next instant it needs to run
+//! ([`Engine::poll_timeout`]) and finished commands ([`Engine::poll_event`]). It never
+//! sleeps, reads a clock or touches a socket; the executor thread is a thin shell
+//! around it, and the tests drive it in virtual time against the simulator's rig.
+//!
+//! ```text
+//!            submit ─► queue ─► procedure ─► step ─► Send ─► in flight ─► answer/NAK/timeout
+//!                                   ▲                            │ (retry once; after an
+//!                                   └──────── outcome ◄──────────┘  answered retry the other
+//!                                                                   answer is set aside)
+//!  timers: request deadline · pacing · late-answer window · TX timeout · power probe ·
+//!          release backoff (an unkey that must succeed)
+//! ```
+//!
+//! One request is in flight at a time. A command is a [`proc::Procedure`]: a small state
+//! machine asked for its next request with the outcome of the previous one. Internal
+//! work (the state fetch after every (re)connect or power-on, the scope output after a
+//! reconnect, the power probe, the release of the transmitter) runs through the same
+//! pipeline, before user commands; the release goes out between any two requests.
+
+mod band;
+mod commands;
+mod fetch;
+mod link;
+pub use link::unknown_radio;
+mod meters;
+mod power;
+pub mod proc;
+mod safety;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use self::proc::{Cx, Effect, Outcome, Procedure, Step};
+use self::safety::Release;
+use super::apply::apply_frame;
+use super::command::Command;
+use super::error::{CommandError, ErrorCode};
+use super::request::{CivRequest, Match};
+use super::state::StateStore;
+use crate::lan::link::LinkState;
+use crate::profile::{Profile, ProfileRegistry};
+use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, cmd};
+
+/// What a finished command reports.
+pub type CommandResult = Result<Value, CommandError>;
+
+/// Receives a command's result, exactly once.
+pub type Reply = Box<dyn FnOnce(CommandResult) + Send>;
+
+/// A command with the code that receives its result.
+pub struct Job {
+    /// The command.
+    pub cmd: Command,
+    /// Called exactly once with the result.
+    pub reply: Reply,
+}
+
+/// Engine settings.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// How long a request waits for its answer.
+    pub timeout: Duration,
+    /// Least time between two requests sent (0: as fast as answers come).
+    pub pacing: Duration,
+    /// Longest transmission before PTT is released automatically.
+    pub tx_timeout: Duration,
+    /// Period of the power probe while the radio is silent or off.
+    pub probe_interval: Duration,
+    /// First pause before an unkey that failed is tried again (doubling).
+    pub release_backoff_min: Duration,
+    /// Longest pause between two attempts of an unkey.
+    pub release_backoff_max: Duration,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            timeout: Duration::from_millis(1500),
+            pacing: Duration::ZERO,
+            tx_timeout: Duration::from_secs(180),
+            probe_interval: Duration::from_secs(2),
+            release_backoff_min: Duration::from_millis(250),
+            release_backoff_max: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Counters of the engine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Requests sent (retries included).
+    pub sent: u64,
+    /// Requests answered OK.
+    pub ok: u64,
+    /// Requests answered NAK.
+    pub naks: u64,
+    /// Requests that timed out.
+    pub timeouts: u64,
+    /// Retries after a timeout.
+    pub retries: u64,
+    /// Unsolicited frames applied (transceive).
+    pub unsolicited: u64,
+    /// Frames that matched nothing.
+    pub unmatched: u64,
+    /// Late answers to a request already answered (after a retry), set aside.
+    pub late: u64,
+    /// Unkey attempts of the release that failed.
+    pub release_failures: u64,
+}
+
+/// What the engine reports to its shell.
+pub enum EngineEvent {
+    /// A command finished: call the reply with the result.
+    Completed(Reply, CommandResult),
+    /// The radio identified itself as another model: this profile applies now.
+    ProfileChanged(Arc<Profile>),
+}
+
+/// Work the engine does on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Internal {
+    /// Read the whole state.
+    Fetch,
+    /// Switch the scope output back on after a reconnect.
+    ScopeRestore,
+    /// Ask a silent or switched-off radio for its power state.
+    Probe,
+}
+
+/// Who waits for a procedure.
+enum Origin {
+    /// A client (user or background lane).
+    Client(Option<Reply>),
+    /// The engine itself.
+    Internal(Internal),
+}
+
+/// The procedure being run.
+struct Running {
+    proc: Box<dyn Procedure>,
+    origin: Origin,
+    /// The request it wants to send next (waiting for pacing or a late answer).
+    pending: Option<(CivRequest, bool)>,
+    /// The outcome of its last request, not yet handed to it.
+    last: Option<Outcome>,
+    /// Asked to wait until then.
+    sleep_until: Option<Instant>,
+}
+
+/// The one request on the wire.
+struct InFlight {
+    req: CivRequest,
+    retry: bool,
+    attempt: u8,
+    first_sent: Instant,
+    deadline: Instant,
+    /// An attempt of the release (its outcome goes there, not to the procedure).
+    release: bool,
+}
+
+/// See the module docs.
+pub struct Engine {
+    cfg: EngineConfig,
+    profile: Arc<Profile>,
+    registry: ProfileRegistry,
+    store: Arc<StateStore>,
+    link: LinkState,
+    civ_recovering: bool,
+    fetched: bool,
+    /// Scope output wanted (restored after a reconnect).
+    scope_output: bool,
+    internal: VecDeque<Internal>,
+    user: VecDeque<Job>,
+    background: VecDeque<Job>,
+    running: Option<Running>,
+    inflight: Option<InFlight>,
+    /// After an answered retry: the other attempt's answer, expected until then.
+    absorb: Option<(CivRequest, Instant)>,
+    last_send: Option<Instant>,
+    /// Transceive frames applied while the current procedure runs.
+    transceive: Vec<Frame>,
+    tx_since: Option<Instant>,
+    next_probe: Option<Instant>,
+    probe_timeouts: u32,
+    release: Option<Release>,
+    transmit: VecDeque<Vec<u8>>,
+    events: VecDeque<EngineEvent>,
+    stats: EngineStats,
+}
+
+/// Transceive frames kept for a running fetch, at most.
+const TRANSCEIVE_LOG: usize = 256;
+
+impl Engine {
+    /// An engine for a radio described by `profile` (replaced when the radio reports
+    /// another model found in `registry`), writing `store`.
+    pub fn new(
+        cfg: EngineConfig,
+        profile: Arc<Profile>,
+        registry: ProfileRegistry,
+        store: Arc<StateStore>,
+    ) -> Engine {
+        Engine {
+            cfg,
+            profile,
+            registry,
+            store,
+            link: LinkState::Idle,
+            civ_recovering: false,
+            fetched: false,
+            scope_output: false,
+            internal: VecDeque::new(),
+            user: VecDeque::new(),
+            background: VecDeque::new(),
+            running: None,
+            inflight: None,
+            absorb: None,
+            last_send: None,
+            transceive: Vec::new(),
+            tx_since: None,
+            next_probe: None,
+            probe_timeouts: 0,
+            release: None,
+            transmit: VecDeque::new(),
+            events: VecDeque::new(),
+            stats: EngineStats::default(),
+        }
+    }
+
+    /// The profile in use.
+    pub fn profile(&self) -> &Arc<Profile> {
+        &self.profile
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> EngineStats {
+        self.stats
+    }
+
+    /// True when the engine can take a command now (nothing queued, nothing running):
+    /// the shell keeps the rest in its bounded channel, where a full queue is refused.
+    pub fn wants_job(&self) -> bool {
+        self.running.is_none() && self.user.is_empty() && self.background.is_empty()
+    }
+
+    /// True when nothing is on the wire and no unkey is outstanding.
+    pub fn is_settled(&self) -> bool {
+        self.inflight.is_none() && self.release.is_none()
+    }
+
+    /// A user command.
+    pub fn submit(&mut self, job: Job, now: Instant) {
+        if let Some(job) = self.admit(job, now) {
+            self.user.push_back(job);
+        }
+        self.drive(now);
+    }
+
+    /// A background command (meter polls): served when no user command waits.
+    pub fn submit_background(&mut self, job: Job, now: Instant) {
+        if let Some(job) = self.admit(job, now) {
+            self.background.push_back(job);
+        }
+        self.drive(now);
+    }
+
+    fn complete(&mut self, reply: Reply, r: CommandResult) {
+        self.events.push_back(EngineEvent::Completed(reply, r));
+    }
+
+    /// Answers at once what cannot run now; returns the job when it can.
+    fn admit(&mut self, job: Job, now: Instant) -> Option<Job> {
+        let (ptt, power_on) = self.store.read(|c| (c.radio.ptt, c.radio.power_on));
+        match &job.cmd {
+            Command::Release => {
+                self.start_release(safety::Reason::Requested, Some(job.reply), now);
+                return None;
+            }
+            Command::Ptt(false) if power_on == Some(false) => {
+                // switched off: so is the transmitter
+                let r = Ok(serde_json::json!({"state": false}));
+                self.complete(job.reply, r);
+                return None;
+            }
+            Command::Ptt(false)
+                if self.release.is_some() || ptt.is_none() && self.link != LinkState::Ready =>
+            {
+                // an unkey is already on its way (or PTT is in doubt): answer when it is confirmed
+                self.start_release(safety::Reason::Requested, Some(job.reply), now);
+                return None;
+            }
+            Command::Ptt(true) if self.release.is_some() => {
+                let e = CommandError::new(
+                    ErrorCode::PttBusy,
+                    "the transmitter is being unkeyed and the radio has not confirmed it yet; try again when it has",
+                );
+                self.complete(job.reply, Err(e));
+                return None;
+            }
+            _ => {}
+        }
+        if self.link != LinkState::Ready {
+            let status = self.store.read(|c| c.detail.status);
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                format!(
+                    "the radio is not connected (link {}); the command was not sent",
+                    status.as_str()
+                ),
+            );
+            self.complete(job.reply, Err(e));
+            return None;
+        }
+        if job.cmd.needs_power() && power_on == Some(false) {
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the radio is switched off; switch it on first (POST /api/v1/radio/power {\"state\":\"on\"})",
+            );
+            self.complete(job.reply, Err(e));
+            return None;
+        }
+        Some(job)
+    }
+
+    /// A frame from the radio (a reply or a transceive update).
+    pub fn handle_frame(&mut self, f: Frame, now: Instant) {
+        let addr = self.profile.radio.civ_addr;
+        if f.from != addr || !(f.to == CONTROLLER || f.to == BROADCAST) {
+            self.stats.unmatched += 1;
+            return;
+        }
+        if f.to == CONTROLLER
+            && let Some(inf) = &self.inflight
+        {
+            let m = inf.req.matches(&f);
+            if m != Match::No {
+                let inf = self.inflight.take().expect("checked above");
+                if inf.attempt > 1 {
+                    // the other attempt's answer may still come: it must not answer the next
+                    self.absorb = Some((inf.req.clone(), inf.first_sent + self.cfg.timeout * 3));
+                }
+                let outcome = if m == Match::Ok {
+                    self.stats.ok += 1;
+                    Ok(f)
+                } else {
+                    self.stats.naks += 1;
+                    Err(CommandError::new(
+                        ErrorCode::RadioRejected,
+                        format!(
+                            "the radio refused the command (NAK to CI-V {})",
+                            hex(&inf.req.frame)
+                        ),
+                    ))
+                };
+                self.deliver(inf.release, outcome, now);
+                self.drive(now);
+                return;
+            }
+        }
+        if f.to == CONTROLLER
+            && let Some((req, _)) = &self.absorb
+            && req.matches(&f) != Match::No
+        {
+            self.stats.late += 1;
+            log::debug!("CI-V {:02X}: late answer set aside", req.frame.cmd);
+            self.absorb = None;
+            self.drive(now);
+            return;
+        }
+        self.unsolicited(f, now);
+        self.drive(now);
+    }
+
+    /// A frame nobody waits for: transceive updates and late replies.
+    fn unsolicited(&mut self, f: Frame, now: Instant) {
+        let profile = self.profile.clone();
+        let applied = self.store.modify(|c| apply_frame(c, &profile, &f));
+        if !applied {
+            self.stats.unmatched += 1;
+            return;
+        }
+        self.stats.unsolicited += 1;
+        if self.running.is_some() && self.transceive.len() < TRANSCEIVE_LOG {
+            self.transceive.push(f.clone());
+        }
+        if f.cmd == cmd::POWER {
+            self.after_power_report(now);
+        }
+        self.track_ptt(now);
+    }
+
+    /// Hands the outcome of the request in flight to whoever sent it.
+    fn deliver(&mut self, release: bool, outcome: Outcome, now: Instant) {
+        if release {
+            self.release_outcome(outcome, now);
+        } else if let Some(r) = self.running.as_mut() {
+            r.last = Some(outcome);
+            r.pending = None;
+        }
+    }
+
+    /// Time passed: runs every timer that is due.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        if let Some(inf) = &self.inflight
+            && now >= inf.deadline
+        {
+            let mut inf = self.inflight.take().expect("checked above");
+            if inf.retry && inf.attempt == 1 && self.link == LinkState::Ready {
+                self.stats.retries += 1;
+                log::debug!("CI-V {}: no answer, retrying once", hex(&inf.req.frame));
+                inf.attempt = 2;
+                inf.deadline = now + self.cfg.timeout;
+                self.send_bytes(inf.req.frame.emit(), now);
+                self.inflight = Some(inf);
+            } else {
+                self.stats.timeouts += 1;
+                let e = CommandError::new(
+                    ErrorCode::RadioTimeout,
+                    format!(
+                        "the radio did not answer CI-V {} within {:?}",
+                        hex(&inf.req.frame),
+                        self.cfg.timeout
+                    ),
+                );
+                self.deliver(inf.release, Err(e), now);
+            }
+        }
+        if self.absorb.as_ref().is_some_and(|(_, t)| now >= *t) {
+            self.absorb = None;
+        }
+        if let Some(r) = self.running.as_mut()
+            && r.sleep_until.is_some_and(|t| now >= t)
+        {
+            r.sleep_until = None;
+        }
+        if self
+            .tx_since
+            .is_some_and(|t| now >= t + self.cfg.tx_timeout)
+        {
+            log::warn!(
+                "transmit timeout ({:?}): releasing PTT",
+                self.cfg.tx_timeout
+            );
+            self.tx_since = None;
+            self.start_release(safety::Reason::TxTimeout, None, now);
+        }
+        if self.next_probe.is_some_and(|t| now >= t) && self.idle() {
+            self.next_probe = Some(now + self.cfg.probe_interval);
+            if self.link == LinkState::Ready {
+                self.internal.push_back(Internal::Probe);
+            } else {
+                self.next_probe = None;
+            }
+        }
+        self.drive(now);
+    }
+
+    /// CI-V bytes (one frame) to send to the radio.
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.transmit.pop_front()
+    }
+
+    /// A finished command or a profile change.
+    pub fn poll_event(&mut self) -> Option<EngineEvent> {
+        self.events.pop_front()
+    }
+
+    /// The next instant [`Engine::handle_timeout`] has work (`None`: only input will).
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let mut t: Option<Instant> = None;
+        let mut at = |x: Option<Instant>| {
+            if let Some(x) = x {
+                t = Some(t.map_or(x, |t| t.min(x)));
+            }
+        };
+        at(self.inflight.as_ref().map(|i| i.deadline));
+        at(self.absorb.as_ref().map(|(_, d)| *d));
+        at(self.tx_since.map(|s| s + self.cfg.tx_timeout));
+        if let Some(r) = &self.running {
+            at(r.sleep_until);
+            if r.pending.is_some() && self.inflight.is_none() {
+                at(self.next_send_at());
+            }
+        }
+        if self.idle() {
+            at(self.next_probe);
+        }
+        if self.inflight.is_none() && self.link == LinkState::Ready {
+            at(self.release.as_ref().map(|r| r.next_at));
+        }
+        t
+    }
+
+    fn idle(&self) -> bool {
+        self.running.is_none() && self.inflight.is_none()
+    }
+
+    fn next_send_at(&self) -> Option<Instant> {
+        self.last_send
+            .filter(|_| !self.cfg.pacing.is_zero())
+            .map(|t| t + self.cfg.pacing)
+    }
+
+    /// True when a new request may go on the wire at `now`.
+    fn may_send(&self, now: Instant) -> bool {
+        self.inflight.is_none()
+            && self.link == LinkState::Ready
+            && self.absorb.as_ref().is_none_or(|(_, t)| now >= *t)
+            && self.next_send_at().is_none_or(|t| now >= t)
+    }
+
+    fn send_bytes(&mut self, bytes: Vec<u8>, now: Instant) {
+        self.transmit.push_back(bytes);
+        self.last_send = Some(now);
+        self.stats.sent += 1;
+    }
+
+    fn send(&mut self, req: CivRequest, retry: bool, release: bool, now: Instant) {
+        self.send_bytes(req.frame.emit(), now);
+        self.inflight = Some(InFlight {
+            req,
+            retry,
+            attempt: 1,
+            first_sent: now,
+            deadline: now + self.cfg.timeout,
+            release,
+        });
+    }
+
+    /// Starts the next procedure: internal work first, then user commands, then
+    /// background polls.
+    fn start_next(&mut self, now: Instant) -> bool {
+        let (proc, origin): (Box<dyn Procedure>, Origin) = if let Some(i) =
+            self.internal.pop_front()
+        {
+            let proc: Box<dyn Procedure> = match i {
+                Internal::Fetch => Box::new(fetch::Fetch::new()),
+                Internal::ScopeRestore => {
+                    let mut effects = Vec::new();
+                    let mut cx = Cx {
+                        profile: &self.profile,
+                        store: &self.store,
+                        effects: &mut effects,
+                        transceive: &[],
+                    };
+                    commands::procedure(&mut cx, &Command::ScopeOutput(true))
+                }
+                Internal::Probe => Box::new(proc::Script::new(
+                    vec![
+                        proc::Item::read(
+                            CivRequest::read(self.profile.radio.civ_addr, cmd::POWER, &[]),
+                            None,
+                        )
+                        .once(),
+                    ],
+                    Value::Null,
+                )),
+            };
+            (proc, Origin::Internal(i))
+        } else if let Some(job) = self
+            .user
+            .pop_front()
+            .or_else(|| self.background.pop_front())
+        {
+            if self.link != LinkState::Ready {
+                let e = CommandError::new(ErrorCode::RadioUnavailable, "the radio link went down");
+                self.complete(job.reply, Err(e));
+                return true;
+            }
+            let mut effects = Vec::new();
+            let proc = {
+                let mut cx = Cx {
+                    profile: &self.profile,
+                    store: &self.store,
+                    effects: &mut effects,
+                    transceive: &[],
+                };
+                commands::procedure(&mut cx, &job.cmd)
+            };
+            self.effects(effects, now);
+            (proc, Origin::Client(Some(job.reply)))
+        } else {
+            return false;
+        };
+        self.transceive.clear();
+        self.running = Some(Running {
+            proc,
+            origin,
+            pending: None,
+            last: None,
+            sleep_until: None,
+        });
+        true
+    }
+
+    /// Moves everything along as far as it can go at `now`.
+    fn drive(&mut self, now: Instant) {
+        loop {
+            if self.inflight.is_some() {
+                break;
+            }
+            if self.release_due(now) {
+                if self.may_send(now) {
+                    self.send_release(now);
+                }
+                break;
+            }
+            if self.running.is_none() {
+                if self.link != LinkState::Ready || !self.start_next(now) {
+                    // commands that cannot run are answered by `start_next` / `admit`
+                    self.fail_queued_if_down();
+                    break;
+                }
+                continue;
+            }
+            let Some(r) = self.running.as_mut() else {
+                break;
+            };
+            if r.sleep_until.is_some_and(|t| now < t) {
+                break;
+            }
+            if r.pending.is_none() {
+                let last = r.last.take();
+                let mut effects = Vec::new();
+                let step = {
+                    let mut cx = Cx {
+                        profile: &self.profile,
+                        store: &self.store,
+                        effects: &mut effects,
+                        transceive: &self.transceive,
+                    };
+                    r.proc.step(&mut cx, last)
+                };
+                match step {
+                    Step::Send { req, retry } => r.pending = Some((req, retry)),
+                    Step::Sleep(d) => r.sleep_until = Some(now + d),
+                    Step::Done(result) => {
+                        let done = self.running.take().expect("running");
+                        self.effects(effects, now);
+                        self.finished(done.origin, result, now);
+                        self.track_ptt(now);
+                        continue;
+                    }
+                }
+                self.effects(effects, now);
+                self.track_ptt(now);
+                continue;
+            }
+            if !self.may_send(now) {
+                break;
+            }
+            let Some((req, retry)) = self.running.as_mut().and_then(|r| r.pending.clone()) else {
+                break;
+            };
+            self.send(req, retry, false, now);
+            break;
+        }
+    }
+
+    /// Answers every queued command when the link is down.
+    fn fail_queued_if_down(&mut self) {
+        if self.link == LinkState::Ready {
+            return;
+        }
+        let jobs: Vec<Job> = self
+            .user
+            .drain(..)
+            .chain(self.background.drain(..))
+            .collect();
+        for job in jobs {
+            let e = CommandError::new(ErrorCode::RadioUnavailable, "the radio link went down");
+            self.complete(job.reply, Err(e));
+        }
+        self.internal.clear();
+    }
+
+    /// A procedure ended.
+    fn finished(&mut self, origin: Origin, result: CommandResult, now: Instant) {
+        match origin {
+            Origin::Client(Some(reply)) => self.complete(reply, result),
+            Origin::Client(None) => {}
+            Origin::Internal(i) => self.internal_done(i, result, now),
+        }
+    }
+
+    fn effects(&mut self, effects: Vec<Effect>, now: Instant) {
+        for e in effects {
+            match e {
+                Effect::PoweredOff => {
+                    self.fetched = false;
+                    self.after_power_report(now);
+                }
+                Effect::PoweredOn => self.after_power_report(now),
+                Effect::Release => self.start_release(safety::Reason::InDoubt, None, now),
+                Effect::ScopeOutput(on) => self.scope_output = on,
+            }
+        }
+    }
+
+    /// Starts (or restarts) the transmit timer from the state.
+    fn track_ptt(&mut self, now: Instant) {
+        let ptt = self.store.read(|c| c.radio.transmitting());
+        match (ptt, self.tx_since) {
+            (true, None) => self.tx_since = Some(now),
+            (false, Some(_)) => self.tx_since = None,
+            _ => {}
+        }
+    }
+
+    /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
+    /// until [`Engine::is_settled`] or its deadline).
+    pub fn shutdown(&mut self, now: Instant) {
+        let ptt = self.store.read(|c| c.radio.ptt);
+        if ptt != Some(false) && self.link == LinkState::Ready {
+            log::info!("shutting down while the transmitter may be keyed: releasing PTT");
+            self.start_release(safety::Reason::Shutdown, None, now);
+        }
+        self.user.clear();
+        self.background.clear();
+        self.drive(now);
+    }
+}
+
+/// The frame as hex, for messages.
+pub fn hex(f: &Frame) -> String {
+    let mut s = format!("{:02X}", f.cmd);
+    for b in &f.data {
+        s.push_str(&format!(" {b:02X}"));
+    }
+    s
+}

@@ -1,0 +1,130 @@
+//! Transmitter safety: the release, an unkey that must succeed. It is started by the
+//! transmit timeout, by a client that leaves while owning PTT, by a failed `ptt false`,
+//! by PTT in doubt (a lost answer that could not be read back), by a transmitter found
+//! keyed after a reconnect, and at shutdown. It goes out between any two requests,
+//! without retry of its own; when the radio refuses it or does not answer, it is tried
+//! again after 250 ms, doubling up to 5 s, for as long as it takes, and each failure
+//! raises `unkey_failed` and shows in `radioDetail.message`. While the link is down it
+//! waits, and goes out first thing after the reconnect.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::proc::Outcome;
+use super::{Engine, Reply};
+use crate::lan::link::LinkState;
+use crate::radio::events::RadioEvent;
+use crate::radio::request::CivRequest;
+use crate::wire::civ::cmd;
+
+/// Why the transmitter is being released.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// A client asked (`ptt false` joining a release, or the PTT owner left).
+    Requested,
+    /// The transmit timeout.
+    TxTimeout,
+    /// PTT is in doubt, or an unkey failed.
+    InDoubt,
+    /// Keyed after a reconnect, with nobody owning it.
+    Reconnect,
+    /// The server is stopping.
+    Shutdown,
+}
+
+/// An outstanding release.
+pub struct Release {
+    /// Why (the first reason).
+    pub reason: Reason,
+    /// Attempts so far.
+    pub attempts: u32,
+    /// When the next attempt goes out.
+    pub next_at: Instant,
+    /// Waiting for the confirmation.
+    pub waiters: Vec<Reply>,
+}
+
+impl Engine {
+    /// Starts a release (joins the outstanding one, adding `waiter`).
+    pub(super) fn start_release(&mut self, reason: Reason, waiter: Option<Reply>, now: Instant) {
+        let r = self.release.get_or_insert(Release {
+            reason,
+            attempts: 0,
+            next_at: now,
+            waiters: Vec::new(),
+        });
+        r.waiters.extend(waiter);
+        if r.attempts == 0 {
+            r.next_at = r.next_at.min(now);
+        }
+        self.drive(now);
+    }
+
+    /// True when the release should go on the wire now.
+    pub(super) fn release_due(&self, now: Instant) -> bool {
+        self.link == LinkState::Ready && self.release.as_ref().is_some_and(|r| now >= r.next_at)
+    }
+
+    pub(super) fn send_release(&mut self, now: Instant) {
+        let req = CivRequest::set(self.profile.radio.civ_addr, cmd::TX, &[cmd::tx::PTT, 0x00]);
+        if let Some(r) = self.release.as_mut() {
+            r.attempts += 1;
+        }
+        self.send(req, false, true, now);
+    }
+
+    /// The outcome of one attempt.
+    pub(super) fn release_outcome(&mut self, outcome: Outcome, now: Instant) {
+        let Some(mut r) = self.release.take() else {
+            return;
+        };
+        let first = r.attempts == 1;
+        match outcome {
+            Ok(_) => {
+                log::info!("PTT released ({:?}, attempt {})", r.reason, r.attempts);
+                self.store.modify(|c| c.radio.ptt = Some(false));
+                if r.reason == Reason::TxTimeout && first {
+                    self.tx_timeout_event(true);
+                }
+                for w in r.waiters.drain(..) {
+                    self.complete(w, Ok(json!({"state": false})));
+                }
+                self.update_connection();
+            }
+            Err(e) => {
+                self.stats.release_failures += 1;
+                let exp = r.attempts.saturating_sub(1).min(16);
+                let backoff = (self.cfg.release_backoff_min * 2u32.pow(exp))
+                    .min(self.cfg.release_backoff_max);
+                r.next_at = now + backoff;
+                log::error!(
+                    "unkeying the transmitter failed (attempt {}): {e}; trying again in {backoff:?}",
+                    r.attempts
+                );
+                if r.reason == Reason::TxTimeout && first {
+                    self.tx_timeout_event(false);
+                }
+                self.store.notify(RadioEvent::UnkeyFailed {
+                    attempts: r.attempts,
+                    message: e.message.clone(),
+                    retry_in_ms: backoff.as_millis() as u64,
+                });
+                let attempts = r.attempts;
+                self.release = Some(r);
+                self.store.modify(|c| {
+                    c.detail.message = Some(format!(
+                        "the transmitter could not be unkeyed yet ({attempts} attempts): retrying until the radio confirms"
+                    ))
+                });
+            }
+        }
+    }
+
+    fn tx_timeout_event(&self, released: bool) {
+        self.store.notify(RadioEvent::TxTimeout {
+            released,
+            after_s: self.cfg.tx_timeout.as_secs(),
+        });
+    }
+}

@@ -1,0 +1,252 @@
+//! Commands through the engine: what reaches the radio, retries, NAKs, timeouts and
+//! late answers.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{Fate, Pair, cfg, code, ok};
+use crate::lan::link::LinkState;
+use crate::radio::command::{Command, Target};
+use crate::radio::state::{Agc, Selected};
+use crate::radio::table::settings::SettingId;
+use crate::sim::PanelAction;
+use crate::wire::civ::{self, cmd};
+
+fn sim_freq(p: &Pair, rx: usize) -> u64 {
+    let s = p.rig.snapshot();
+    let r = &s.receivers[rx];
+    r.vfo[usize::from(r.active_vfo)].freq_hz
+}
+
+#[test]
+fn the_fetch_reads_what_the_radio_has() {
+    let p = Pair::ready("ic7610");
+    let c = p.content();
+    let snap = p.rig.snapshot();
+    assert_eq!(c.radio.main.freq_hz, Some(sim_freq(&p, 0)));
+    assert_eq!(c.radio.sub.as_ref().unwrap().freq_hz, Some(sim_freq(&p, 1)));
+    assert_eq!(c.radio.active, Some(Selected::Main));
+    assert_eq!(c.radio.ptt, Some(false));
+    assert_eq!(c.radio.power_on, Some(true));
+    assert_eq!(
+        c.radio.main.af_gain,
+        snap.receivers[0].levels.get(&0x01).copied()
+    );
+    assert!(c.radio.main.agc.is_some() && c.radio.sub.as_ref().unwrap().agc.is_some());
+    assert!(c.radio.scope.span_hz.is_some() && c.radio.scope.speed.is_some());
+    // one request in flight: every request was answered before the next went out
+    assert!(p.sent.len() > 40, "{} reads", p.sent.len());
+    assert_eq!(p.engine.stats().timeouts, 0);
+}
+
+#[test]
+fn sets_reach_the_radio_and_the_state() {
+    let mut p = Pair::ready("ic7610");
+    let r = ok(p.exec(Command::SetFreq {
+        target: Target::Receiver(1),
+        hz: 7_012_345,
+    }));
+    assert_eq!(r, json!({"vfo": "SUB", "freq": 7_012_345}));
+    assert_eq!(sim_freq(&p, 1), 7_012_345);
+    assert_eq!(p.content().radio.sub.unwrap().freq_hz, Some(7_012_345));
+    ok(p.exec(Command::write(SettingId::Agc, 1, 3)));
+    assert_eq!(p.content().radio.sub.unwrap().agc, Some(Agc::Slow));
+    // AGC is not routed by command 29 on the IC-7610 (spec §8.3): SUB is selected for it
+    let n = p.sent.len();
+    let tail: Vec<_> = p.sent[n - 3..]
+        .iter()
+        .map(|f| (f.cmd, f.data.clone()))
+        .collect();
+    assert_eq!(
+        tail,
+        vec![
+            (cmd::VFO, vec![cmd::vfo::SELECT_SUB]),
+            (cmd::FUNCTION, vec![cmd::function::AGC, 0x03]),
+            (cmd::VFO, vec![cmd::vfo::SELECT_MAIN]),
+        ]
+    );
+    assert_eq!(p.rig.snapshot().selected_rx, 0, "the selection is back");
+    ok(p.exec(Command::write(SettingId::FilterWidth, 0, 1700)));
+    assert_eq!(p.content().radio.main.filter_width, Some(1700));
+    let e = p
+        .exec(Command::write(SettingId::FilterWidth, 0, 1750))
+        .unwrap_err();
+    assert!(e.message.contains("allowed 50..3600"), "{e}");
+}
+
+#[test]
+fn a_lost_request_is_retried_once() {
+    let mut p = Pair::ready("ic7610");
+    // drop only the first attempt
+    let mut dropped = false;
+    p.requests = Box::new(move |_, f| {
+        if f.cmd == cmd::SET_FREQ && !dropped {
+            dropped = true;
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    });
+    let t = p.now;
+    ok(p.exec(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    }));
+    assert_eq!(sim_freq(&p, 0), 14_100_000);
+    assert_eq!(p.engine.stats().retries, 1);
+    assert!(
+        p.now - t >= Duration::from_millis(1500),
+        "after the timeout"
+    );
+}
+
+#[test]
+fn nak_and_timeout_are_their_own_errors() {
+    let mut p = Pair::ready("ic7610");
+    p.requests = Box::new(|_, f| {
+        if f.cmd == cmd::SET_FREQ {
+            Fate::Nak
+        } else {
+            Fate::Deliver
+        }
+    });
+    let r = p.exec(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    });
+    assert_eq!(code(&r), "radio_rejected");
+    p.requests = Box::new(|_, f| {
+        if f.cmd == cmd::SET_FREQ {
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    });
+    let r = p.exec(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    });
+    assert_eq!(code(&r), "radio_timeout");
+    assert_eq!(p.engine.stats().retries, 1, "retried once, then given up");
+    assert!(
+        p.content().connection.radio_ready,
+        "a lost answer does not cost readiness"
+    );
+}
+
+#[test]
+fn a_late_answer_to_a_retried_request_never_answers_the_next_one() {
+    let mut p = Pair::ready("ic7610");
+    // the radio's answer to the first set comes 2 s late: after the retry was answered
+    let mut first = true;
+    p.answers = Box::new(move |_, f| {
+        if f.cmd == civ::ACK && first {
+            first = false;
+            Fate::Delay(Duration::from_millis(2000))
+        } else {
+            Fate::Deliver
+        }
+    });
+    ok(p.exec(Command::write(SettingId::Power, 0, 77)));
+    // the next set is refused by the radio: the late ACK must not be taken for its answer
+    p.requests = Box::new(|_, f| {
+        if f.cmd == cmd::SET_FREQ {
+            Fate::Nak
+        } else {
+            Fate::Deliver
+        }
+    });
+    let r = p.exec(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    });
+    assert_eq!(code(&r), "radio_rejected");
+    assert_eq!(p.engine.stats().late, 1);
+}
+
+#[test]
+fn pacing_spaces_the_requests() {
+    let mut c = cfg();
+    c.pacing = Duration::from_millis(35);
+    let mut p = Pair::new("ic705", c);
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(30));
+    assert!(p.content().connection.radio_ready);
+    let n = p.sent.len() as u32;
+    assert!(n > 20);
+    // the fetch cannot have taken less than (n - 1) gaps
+    let t0 = p.now;
+    ok(p.exec(Command::write(SettingId::AfGain, 0, 10)));
+    ok(p.exec(Command::write(SettingId::AfGain, 0, 20)));
+    assert!(p.now - t0 >= Duration::from_millis(35), "{:?}", p.now - t0);
+}
+
+#[test]
+fn band_recall_applies_frequency_mode_filter_and_data_mode() {
+    let mut p = Pair::ready("ic7610");
+    let r = ok(p.exec(Command::SetBand(0x03)));
+    assert_eq!(r["source"], "bsr");
+    let c = p.content();
+    assert!((7_000_000..=7_300_000).contains(&c.radio.main.freq_hz.unwrap()));
+    assert_eq!(c.radio.main.freq_hz, Some(sim_freq(&p, 0)));
+    let r = ok(p.exec(Command::SetBand(0x42)));
+    assert_eq!(r, json!({"band": 0x42, "source": "none", "retuned": false}));
+}
+
+#[test]
+fn wfm_is_set_without_a_filter_byte() {
+    let mut p = Pair::ready("ic7100");
+    ok(p.exec(Command::SetFreq {
+        target: Target::Vfo(0),
+        hz: 145_500_000,
+    }));
+    ok(p.exec(Command::SetMode {
+        target: Target::Vfo(0),
+        mode: "WFM".into(),
+        filter: Some(2),
+    }));
+    let sets: Vec<_> = p
+        .sent
+        .iter()
+        .filter(|f| f.cmd == cmd::SET_MODE || f.cmd == cmd::SEL_MODE && f.data.len() > 1)
+        .collect();
+    let last = sets.last().expect("a mode set");
+    assert_eq!(
+        last.data.last(),
+        Some(&0x06),
+        "no filter byte after WFM: {last:?}"
+    );
+}
+
+#[test]
+fn the_fetch_keeps_a_front_panel_change_made_during_it() {
+    let mut p = Pair::new("ic7610", cfg());
+    p.link(LinkState::Ready);
+    // let the fetch get past the frequency reads, then turn the dial
+    p.run_until(p.now + Duration::from_secs(60), |p| p.sent.len() > 12);
+    p.panel(PanelAction::SetFreq {
+        receiver: 0,
+        hz: 14_222_000,
+    });
+    p.run_for(Duration::from_secs(30));
+    assert!(p.content().connection.radio_ready);
+    assert_eq!(p.content().radio.main.freq_hz, Some(14_222_000));
+}
+
+#[test]
+fn sub_receiver_settings_of_a_radio_without_command_29_are_read_by_selecting_it() {
+    let p = Pair::ready("ic9700");
+    let c = p.content();
+    let sub = c.radio.sub.as_ref().unwrap();
+    assert!(
+        sub.att.is_some() && sub.preamp.is_some() && sub.af_gain.is_some(),
+        "{sub:?}"
+    );
+    assert_eq!(
+        c.radio.active,
+        Some(Selected::Main),
+        "the selection is restored"
+    );
+    assert_eq!(p.rig.snapshot().selected_rx, 0);
+}

@@ -1,0 +1,110 @@
+//! The engine and the link in virtual time: reconnects, power off/on, probes, status.
+
+use std::time::Duration;
+
+use super::{Pair, code, ok};
+use crate::lan::link::{LinkEvent, LinkState};
+use crate::radio::command::{Command, Target};
+use crate::radio::state::RadioStatus;
+use crate::radio::table::settings::SettingId;
+use crate::sim::PanelAction;
+use crate::wire::civ::cmd;
+
+#[test]
+fn the_state_is_read_again_after_a_reconnect() {
+    let mut p = Pair::ready("ic7610");
+    let reads = p.sent_count(&[cmd::SEL_FREQ]);
+    p.link(LinkState::Reconnecting {
+        attempt: 1,
+        retry_in: Duration::from_secs(1),
+    });
+    assert!(!p.content().connection.radio_ready);
+    assert_eq!(p.content().detail.status, RadioStatus::Reconnecting);
+    p.panel(PanelAction::SetFreq {
+        receiver: 0,
+        hz: 14_150_000,
+    });
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(30));
+    assert!(p.content().connection.radio_ready);
+    assert_eq!(p.content().radio.main.freq_hz, Some(14_150_000));
+    assert!(p.sent_count(&[cmd::SEL_FREQ]) > reads);
+}
+
+#[test]
+fn power_off_and_on() {
+    let mut p = Pair::ready("ic7610");
+    ok(p.exec(Command::Power(false)));
+    assert!(!p.rig.powered());
+    let c = p.content();
+    assert_eq!(
+        (c.detail.status, c.connection.radio_ready),
+        (RadioStatus::PoweredOff, false)
+    );
+    // regression: power off when already off answered 409 radio_rejected
+    assert_eq!(ok(p.exec(Command::Power(false)))["state"], "off");
+    let r = p.exec(Command::write(SettingId::Power, 0, 10));
+    assert_eq!(code(&r), "radio_unavailable");
+    ok(p.exec(Command::Power(true)));
+    p.run_for(Duration::from_secs(30));
+    let c = p.content();
+    assert!(c.connection.radio_ready, "{:?}", c.detail);
+    assert_eq!(c.detail.status, RadioStatus::Connected);
+}
+
+#[test]
+fn a_radio_switched_off_at_its_front_panel_is_probed_and_found_again() {
+    let mut p = Pair::ready("ic7610");
+    p.panel(PanelAction::PowerOff);
+    // a radio in standby sends no CI-V: the link's data watchdog reports it
+    p.engine.handle_link(LinkEvent::CivRecovering, p.now);
+    p.run_for(Duration::from_secs(5));
+    assert_eq!(p.content().detail.status, RadioStatus::PoweredOff);
+    let probes = p.sent_count(&[cmd::POWER]);
+    p.run_for(Duration::from_secs(10));
+    assert!(p.sent_count(&[cmd::POWER]) > probes, "probed while off");
+    p.panel(PanelAction::PowerOn);
+    p.engine.handle_link(LinkEvent::CivRecovered, p.now);
+    p.run_for(Duration::from_secs(30));
+    assert!(
+        p.content().connection.radio_ready,
+        "{:?}",
+        p.content().detail
+    );
+}
+
+#[test]
+fn a_stale_problem_message_goes_when_the_link_is_back() {
+    let mut p = Pair::ready("ic7610");
+    p.engine.handle_link(
+        LinkEvent::Failed {
+            message: "the radio did not answer".into(),
+            permanent: false,
+        },
+        p.now,
+    );
+    p.link(LinkState::Reconnecting {
+        attempt: 1,
+        retry_in: Duration::from_secs(1),
+    });
+    assert!(p.content().detail.message.is_some());
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(30));
+    assert_eq!(p.content().detail.status, RadioStatus::Connected);
+    assert_eq!(p.content().detail.message, None);
+}
+
+#[test]
+fn commands_queued_when_the_link_drops_are_answered() {
+    let mut p = Pair::ready("ic7610");
+    let a = p.submit(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    });
+    p.link(LinkState::Reconnecting {
+        attempt: 1,
+        retry_in: Duration::from_secs(1),
+    });
+    p.run_for(Duration::from_millis(10));
+    assert_eq!(p.result(a).map(|r| code(&r)), Some("radio_unavailable"));
+}

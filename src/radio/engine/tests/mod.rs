@@ -1,0 +1,314 @@
+//! The engine in virtual time against the simulator's rig, in memory: the harness
+//! ([`Pair`], after quinn-proto's `tests/util.rs`) moves CI-V frames between the two with
+//! a latency, can lose, delay or refuse them, and steps a virtual clock from one timer
+//! to the next. No sockets, no sleeps: every run is deterministic.
+
+mod commands;
+mod link;
+mod safety;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use serde_json::Value;
+
+use super::{CommandResult, Engine, EngineConfig, EngineEvent, Job};
+use crate::lan::link::{LinkEvent, LinkState};
+use crate::profile::ProfileRegistry;
+use crate::radio::command::Command;
+use crate::radio::events::RadioEvent;
+use crate::radio::service::initial_content;
+use crate::radio::state::{StateChange, StateContent, StateSink, StateStore};
+use crate::sim::{PanelAction, SimRig, SimRigConfig};
+use crate::wire::civ::{self, Frame, cmd};
+
+/// What happens to a frame on its way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Delivered after the latency.
+    Deliver,
+    /// Lost.
+    Drop,
+    /// Delivered after this extra delay.
+    Delay(Duration),
+    /// The radio answers NAK instead (requests only).
+    Nak,
+}
+
+/// Decides the fate of the n-th frame (counted per direction) and the frame itself.
+type Rule = Box<dyn FnMut(usize, &Frame) -> Fate + Send>;
+
+/// Events the store raised, for assertions.
+#[derive(Default)]
+pub struct Events(Mutex<Vec<RadioEvent>>);
+
+impl StateSink for Events {
+    fn on_change(&self, change: &Arc<StateChange>) {
+        self.0.lock().extend(change.events.iter().cloned());
+    }
+}
+
+impl Events {
+    /// Names of the events so far.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.lock().iter().map(|e| e.name()).collect()
+    }
+}
+
+/// The engine and a simulated radio, with a virtual clock.
+pub struct Pair {
+    pub engine: Engine,
+    pub rig: SimRig,
+    pub store: Arc<StateStore>,
+    pub events: Arc<Events>,
+    t0: Instant,
+    pub now: Instant,
+    latency: Duration,
+    to_rig: VecDeque<(Instant, Frame)>,
+    to_engine: VecDeque<(Instant, Frame)>,
+    /// Rule for requests (engine → radio).
+    pub requests: Rule,
+    /// Rule for answers and transceive frames (radio → engine).
+    pub answers: Rule,
+    n_requests: usize,
+    n_answers: usize,
+    /// Every request the engine sent.
+    pub sent: Vec<Frame>,
+    results: Arc<Mutex<Vec<(u32, CommandResult)>>>,
+    next_id: u32,
+}
+
+/// Test engine settings: the defaults (1.5 s timeout, 2 s probe, 250 ms..5 s release).
+pub fn cfg() -> EngineConfig {
+    EngineConfig {
+        tx_timeout: Duration::from_secs(10),
+        ..EngineConfig::default()
+    }
+}
+
+impl Pair {
+    /// A pair for `model`, link not up yet.
+    pub fn new(model: &str, cfg: EngineConfig) -> Pair {
+        let p = ProfileRegistry::embedded().get(model).expect("profile");
+        let store = Arc::new(StateStore::new(initial_content(&p)));
+        let events = Arc::new(Events::default());
+        store.subscribe(events.clone());
+        let engine = Engine::new(cfg, p.clone(), ProfileRegistry::embedded(), store.clone());
+        let rig = SimRig::new(p, SimRigConfig::default());
+        let t0 = Instant::now();
+        Pair {
+            engine,
+            rig,
+            store,
+            events,
+            t0,
+            now: t0,
+            latency: Duration::from_millis(2),
+            to_rig: VecDeque::new(),
+            to_engine: VecDeque::new(),
+            requests: Box::new(|_, _| Fate::Deliver),
+            answers: Box::new(|_, _| Fate::Deliver),
+            n_requests: 0,
+            n_answers: 0,
+            sent: Vec::new(),
+            results: Arc::new(Mutex::new(Vec::new())),
+            next_id: 0,
+        }
+    }
+
+    /// A pair for `model` with its link up and its state read.
+    pub fn ready(model: &str) -> Pair {
+        let mut p = Pair::new(model, cfg());
+        p.link(LinkState::Ready);
+        p.run_for(Duration::from_secs(30));
+        assert!(
+            p.content().connection.radio_ready,
+            "{:?}",
+            p.content().detail
+        );
+        p
+    }
+
+    /// The state now.
+    pub fn content(&self) -> StateContent {
+        self.store.read(|c| c.clone())
+    }
+
+    /// The rig's time.
+    fn rig_now(&self) -> Duration {
+        self.now - self.t0
+    }
+
+    /// A link event now.
+    pub fn link(&mut self, st: LinkState) {
+        self.engine.handle_link(LinkEvent::State(st), self.now);
+    }
+
+    /// Submits `cmd` (user lane); returns its id for [`Pair::result`].
+    pub fn submit(&mut self, cmd: Command) -> u32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let results = self.results.clone();
+        let job = Job {
+            cmd,
+            reply: Box::new(move |r| results.lock().push((id, r))),
+        };
+        self.engine.submit(job, self.now);
+        id
+    }
+
+    /// The result of command `id`, once it is there.
+    pub fn result(&self, id: u32) -> Option<CommandResult> {
+        self.results
+            .lock()
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, r)| r.clone())
+    }
+
+    /// Runs `cmd` to its end (at most a minute of virtual time).
+    pub fn exec(&mut self, cmd: Command) -> CommandResult {
+        let id = self.submit(cmd);
+        let end = self.now + Duration::from_secs(60);
+        self.run_until(end, |p| p.result(id).is_some());
+        self.result(id).expect("the command ended within a minute")
+    }
+
+    /// A front-panel operation on the radio now.
+    pub fn panel(&mut self, action: PanelAction) {
+        let frames = self.rig.panel(action, self.rig_now());
+        for f in frames {
+            self.radio_sent(f);
+        }
+    }
+
+    fn radio_sent(&mut self, f: Frame) {
+        if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
+            return; // sweeps go to the scope pump, not the engine
+        }
+        let n = self.n_answers;
+        self.n_answers += 1;
+        match (self.answers)(n, &f) {
+            Fate::Deliver | Fate::Nak => self.to_engine.push_back((self.now + self.latency, f)),
+            Fate::Drop => {}
+            Fate::Delay(d) => self.to_engine.push_back((self.now + self.latency + d, f)),
+        }
+    }
+
+    /// Takes what the engine sends and reports; true if there was anything.
+    fn engine_output(&mut self) -> bool {
+        let mut any = false;
+        while let Some(bytes) = self.engine.poll_transmit() {
+            any = true;
+            for f in civ::split_frames(&bytes).flatten() {
+                self.sent.push(f.clone());
+                let n = self.n_requests;
+                self.n_requests += 1;
+                let fate = (self.requests)(n, &f);
+                match fate {
+                    Fate::Deliver => self.to_rig.push_back((self.now + self.latency, f)),
+                    Fate::Delay(d) => self.to_rig.push_back((self.now + self.latency + d, f)),
+                    Fate::Drop => {}
+                    Fate::Nak => {
+                        let nak = Frame::new(f.from, f.to, civ::NAK, &[]);
+                        self.to_engine.push_back((self.now + 2 * self.latency, nak));
+                    }
+                }
+            }
+        }
+        while let Some(ev) = self.engine.poll_event() {
+            any = true;
+            match ev {
+                EngineEvent::Completed(reply, r) => reply(r),
+                EngineEvent::ProfileChanged(_) => {}
+            }
+        }
+        any
+    }
+
+    /// Moves frames and time until `done` holds or `end` is reached.
+    pub fn run_until(&mut self, end: Instant, mut done: impl FnMut(&Pair) -> bool) {
+        loop {
+            self.engine_output();
+            if done(self) {
+                return;
+            }
+            // what is due now
+            let now = self.now;
+            let mut worked = false;
+            self.to_rig.make_contiguous().sort_by_key(|(t, _)| *t);
+            while self.to_rig.front().is_some_and(|(t, _)| *t <= now) {
+                let (_, f) = self.to_rig.pop_front().expect("front");
+                let replies = self.rig.handle(&f, self.rig_now());
+                for r in replies {
+                    self.radio_sent(r);
+                }
+                worked = true;
+            }
+            for f in self.rig.poll(self.rig_now()) {
+                self.radio_sent(f);
+            }
+            self.to_engine.make_contiguous().sort_by_key(|(t, _)| *t);
+            while self.to_engine.front().is_some_and(|(t, _)| *t <= now) {
+                let (_, f) = self.to_engine.pop_front().expect("front");
+                self.engine.handle_frame(f, now);
+                worked = true;
+            }
+            self.engine.handle_timeout(now);
+            if worked || self.engine_output() {
+                continue;
+            }
+            // the next instant anything happens
+            let next = [
+                self.engine.poll_timeout(),
+                self.to_rig.front().map(|(t, _)| *t),
+                self.to_engine.front().map(|(t, _)| *t),
+                self.rig.next_due().map(|d| self.t0 + d),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|t| *t > now)
+            .min();
+            match next {
+                Some(t) if t <= end => self.now = t,
+                _ => {
+                    self.now = end.max(now);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Runs for `d` of virtual time.
+    pub fn run_for(&mut self, d: Duration) {
+        let end = self.now + d;
+        self.run_until(end, |_| false);
+    }
+
+    /// Requests sent whose command byte and data start with `prefix` (`cmd` first).
+    pub fn sent_count(&self, prefix: &[u8]) -> usize {
+        self.sent
+            .iter()
+            .filter(|f| {
+                let mut b = vec![f.cmd];
+                b.extend(&f.data);
+                b.starts_with(prefix)
+            })
+            .count()
+    }
+}
+
+/// The error code of a failed result.
+pub fn code(r: &CommandResult) -> &'static str {
+    match r {
+        Ok(_) => "ok",
+        Err(e) => e.code.as_str(),
+    }
+}
+
+/// A result's value, for assertions.
+pub fn ok(r: CommandResult) -> Value {
+    r.unwrap_or_else(|e| panic!("expected success, got {e}"))
+}

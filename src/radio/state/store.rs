@@ -1,0 +1,242 @@
+//! The holder of the state resource: a [`StateStore`] bumps `revision` on every change
+//! of content, computes leaf-level deltas and derived events, and fans them out to
+//! subscribers under the same lock as the snapshot they start from (so a subscriber
+//! never misses or repeats a change).
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use parking_lot::Mutex;
+use serde_json::{Map, Value, json};
+
+use super::content::StateContent;
+use crate::radio::events::{RadioEvent, derive_events};
+use crate::util::json_diff;
+use crate::util::time::iso8601;
+
+impl StateContent {
+    /// The JSON object of the resource at `revision`, last changed at `updated_at`.
+    pub fn to_json(&self, revision: u64, updated_at: SystemTime) -> Map<String, Value> {
+        let mut m = match serde_json::to_value(&self.radio) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        m.insert("revision".into(), json!(revision));
+        m.insert("updatedAt".into(), json!(iso8601(updated_at)));
+        m.insert(
+            "radioDetail".into(),
+            serde_json::to_value(&self.detail).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "wsClients".into(),
+            serde_json::to_value(self.ws_clients).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "connection".into(),
+            serde_json::to_value(self.connection).unwrap_or(Value::Null),
+        );
+        m
+    }
+}
+
+/// One change of the resource.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateChange {
+    /// The resource's revision after the change.
+    pub revision: u64,
+    /// Changed leaves (nested partial object, `revision` and `updatedAt` included).
+    pub changed: Map<String, Value>,
+    /// Dotted paths of removed keys.
+    pub removed: Vec<String>,
+    /// Events derived from the change.
+    pub events: Vec<RadioEvent>,
+}
+
+/// A receiver of state changes. Called with the store's lock held: must not block.
+pub trait StateSink: Send + Sync {
+    /// Takes the snapshot the subscription starts from (before any change).
+    fn on_snapshot(&self, _snapshot: &Snapshot) {}
+    /// Takes one change.
+    fn on_change(&self, change: &Arc<StateChange>);
+}
+
+/// A consistent view of the resource.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Revision.
+    pub revision: u64,
+    /// The resource as JSON text.
+    pub json: Arc<String>,
+    /// The typed content.
+    pub content: StateContent,
+}
+
+struct StoreInner {
+    content: StateContent,
+    revision: u64,
+    updated_at: SystemTime,
+    doc: Map<String, Value>,
+    json: Arc<String>,
+    sinks: Vec<(u64, Arc<dyn StateSink>)>,
+    next_sink: u64,
+}
+
+/// Holds the state resource; see the module docs.
+pub struct StateStore {
+    inner: Mutex<StoreInner>,
+}
+
+impl StateStore {
+    /// A store starting at revision 1 with `content`.
+    pub fn new(content: StateContent) -> StateStore {
+        let updated_at = SystemTime::now();
+        let doc = content.to_json(1, updated_at);
+        let json = Arc::new(Value::Object(doc.clone()).to_string());
+        StateStore {
+            inner: Mutex::new(StoreInner {
+                content,
+                revision: 1,
+                updated_at,
+                doc,
+                json,
+                sinks: Vec::new(),
+                next_sink: 1,
+            }),
+        }
+    }
+
+    /// Reads the content.
+    pub fn read<R>(&self, f: impl FnOnce(&StateContent) -> R) -> R {
+        f(&self.inner.lock().content)
+    }
+
+    /// The current revision.
+    pub fn revision(&self) -> u64 {
+        self.inner.lock().revision
+    }
+
+    /// A consistent snapshot.
+    pub fn snapshot(&self) -> Snapshot {
+        let g = self.inner.lock();
+        Snapshot {
+            revision: g.revision,
+            json: g.json.clone(),
+            content: g.content.clone(),
+        }
+    }
+
+    /// Changes the content. When anything visible changed, the revision goes up by one,
+    /// `updatedAt` moves, and every sink gets the delta and its events.
+    pub fn modify<R>(&self, f: impl FnOnce(&mut StateContent) -> R) -> R {
+        let mut g = self.inner.lock();
+        let before = g.content.clone();
+        let r = f(&mut g.content);
+        if g.content == before {
+            return r;
+        }
+        let revision = g.revision + 1;
+        let updated_at = SystemTime::now();
+        let doc = g.content.to_json(revision, updated_at);
+        let d = json_diff::diff(&g.doc, &doc);
+        let events = derive_events(&before, &g.content);
+        g.revision = revision;
+        g.updated_at = updated_at;
+        g.json = Arc::new(Value::Object(doc.clone()).to_string());
+        g.doc = doc;
+        let change = Arc::new(StateChange {
+            revision,
+            changed: d.changed,
+            removed: d.removed,
+            events,
+        });
+        for (_, s) in &g.sinks {
+            s.on_change(&change);
+        }
+        r
+    }
+
+    /// Sends an event that is not a change of the resource (e.g. a transmit timeout) to
+    /// every sink, at the current revision and with no changed fields.
+    pub fn notify(&self, event: RadioEvent) {
+        let g = self.inner.lock();
+        let change = Arc::new(StateChange {
+            revision: g.revision,
+            changed: Map::new(),
+            removed: Vec::new(),
+            events: vec![event],
+        });
+        for (_, s) in &g.sinks {
+            s.on_change(&change);
+        }
+    }
+
+    /// Registers `sink` and returns its id with the snapshot it starts from: the sink
+    /// gets that snapshot first ([`StateSink::on_snapshot`]), then every later change.
+    pub fn subscribe(&self, sink: Arc<dyn StateSink>) -> (u64, Snapshot) {
+        let mut g = self.inner.lock();
+        let id = g.next_sink;
+        g.next_sink += 1;
+        let snap = Snapshot {
+            revision: g.revision,
+            json: g.json.clone(),
+            content: g.content.clone(),
+        };
+        sink.on_snapshot(&snap);
+        g.sinks.push((id, sink));
+        (id, snap)
+    }
+
+    /// Removes a sink.
+    pub fn unsubscribe(&self, id: u64) {
+        self.inner.lock().sinks.retain(|(i, _)| *i != id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::radio::state::{RadioState, ReceiverState};
+
+    struct Collect(Mutex<Vec<Arc<StateChange>>>);
+    impl StateSink for Collect {
+        fn on_change(&self, c: &Arc<StateChange>) {
+            self.0.lock().push(c.clone());
+        }
+    }
+
+    fn content() -> StateContent {
+        let main = ReceiverState::tuned(14_074_000, "USB", false);
+        let sub = ReceiverState::tuned(7_074_000, "LSB", false);
+        let mut radio = RadioState::new(main, Some(sub));
+        radio.power = Some(128);
+        StateContent::connecting(radio, "IC-7610")
+    }
+
+    #[test]
+    fn revision_moves_only_on_change_and_deltas_rebuild_the_state() {
+        let store = StateStore::new(content());
+        let sink = Arc::new(Collect(Mutex::new(Vec::new())));
+        let (_, snap) = store.subscribe(sink.clone());
+        assert_eq!(snap.revision, 1);
+        store.modify(|c| c.radio.main.freq_hz = Some(14_074_000)); // no change
+        assert_eq!(store.revision(), 1);
+        store.modify(|c| c.radio.main.freq_hz = Some(14_075_000));
+        store.modify(|c| c.radio.ptt = Some(true));
+        store.modify(|c| c.radio.sub = None);
+        assert_eq!(store.revision(), 4);
+        let changes = sink.0.lock().clone();
+        assert_eq!(changes.len(), 3);
+        assert_eq!(changes[0].changed["main"], json!({"freqHz": 14_075_000}));
+        assert_eq!(changes[0].events[0].name(), "freq_changed");
+        assert_eq!(changes[1].events[0].name(), "ptt");
+        assert_eq!(changes[2].removed, vec!["sub".to_string()]);
+        let mut doc: Map<String, Value> = serde_json::from_str(&snap.json).unwrap();
+        for c in &changes {
+            json_diff::apply(&mut doc, &c.changed, &c.removed);
+        }
+        let now: Map<String, Value> = serde_json::from_str(&store.snapshot().json).unwrap();
+        assert_eq!(doc, now);
+        assert_eq!(now["revision"], json!(4));
+        assert!(now["updatedAt"].as_str().unwrap().ends_with("+00:00"));
+    }
+}

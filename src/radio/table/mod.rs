@@ -1,0 +1,247 @@
+//! The command table (interface.md §4.4, DESIGN.md §5), as Hamlib keeps its rig
+//! commands: one row per command with its parameter schema (types, ranges, per-profile
+//! values), feature gate, target (receiver / VFO), the settings it writes (whose rows in
+//! [`settings`] hold the CI-V encoder, the decoder into a state field and the fetch read)
+//! or the builder of a typed command, and its rate-limit class. Parsing, validation,
+//! rate limiting and the catalogue (`GET /api/v1/commands`) all come from here; every
+//! validation error is `invalid_param` naming the field and what is allowed.
+
+pub mod catalogue;
+pub mod codec;
+mod params;
+mod rows;
+pub mod settings;
+
+use serde_json::{Map, Value};
+
+pub use params::{Allowed, Args, Domain, ParamKind, ParamSpec};
+pub use rows::COMMANDS;
+
+use super::command::{Command, Target, Write};
+use super::error::{CommandError, ErrorCode};
+use crate::profile::{Feature, Profile, VfoScheme};
+use settings::SettingId;
+
+/// What a command aims at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// Nothing (global).
+    None,
+    /// A receiver or VFO: takes `vfo` (MAIN/SUB/A/B) or `receiver` (0/1).
+    Receiver,
+    /// A scope receiver: takes `receiver` (default: the receiver the scope shows).
+    ScopeReceiver,
+}
+
+/// The scope receiver "the one the scope shows now" (resolved by the engine).
+pub const SHOWN_SCOPE_RECEIVER: u8 = u8::MAX;
+
+/// How a row becomes a [`Command`].
+pub enum Action {
+    /// Each parameter given writes its setting.
+    Write(&'static [(&'static str, SettingId)]),
+    /// A typed command built from the checked parameters and the resolved target.
+    Build(fn(&Args, &Profile, Target) -> Result<Command, CommandError>),
+}
+
+/// One command of the table.
+pub struct CommandSpec {
+    /// Name on the wire.
+    pub name: &'static str,
+    /// What it does, for the catalogue and the docs.
+    pub description: &'static str,
+    /// Profile feature the command needs, if any.
+    pub feature: Option<Feature>,
+    /// What it aims at.
+    pub target: TargetKind,
+    /// Parameters (the target's `vfo`/`receiver` are added from `target`).
+    pub params: &'static [ParamSpec],
+    /// At least one of the optional parameters must be given.
+    pub need_one: bool,
+    /// How it runs.
+    pub action: Action,
+    /// Where each parameter's current value shows in the state (custom commands; for
+    /// `Write` rows it comes from the settings).
+    pub state: &'static [(&'static str, &'static str)],
+    /// Rate limited per client and target (the `set_*` commands).
+    pub rate_limited: bool,
+}
+
+impl CommandSpec {
+    /// True if `profile` has this command.
+    pub fn supported(&self, profile: &Profile) -> bool {
+        let gate = self.feature.is_none_or(|f| profile.has_feature(f));
+        let settings = match self.action {
+            Action::Write(ws) => ws
+                .iter()
+                .all(|(_, id)| settings::Setting::of(*id).supported(profile)),
+            Action::Build(_) => true,
+        };
+        gate && settings
+    }
+
+    /// The state paths of the parameters.
+    pub fn state_paths(&self) -> Vec<(&'static str, &'static str)> {
+        match self.action {
+            Action::Write(ws) => ws
+                .iter()
+                .map(|(p, id)| (*p, settings::Setting::of(*id).field.path))
+                .collect(),
+            Action::Build(_) => self.state.to_vec(),
+        }
+    }
+}
+
+/// The spec of command `name`.
+pub fn spec(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name == name)
+}
+
+/// A parsed command and the row it came from.
+#[derive(Debug)]
+pub struct Parsed {
+    /// The command.
+    pub command: Command,
+    /// Its row.
+    pub spec: &'static CommandSpec,
+}
+
+impl std::fmt::Debug for CommandSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// The parameters a row takes, its target's included.
+pub fn all_params(spec: &CommandSpec) -> Vec<ParamSpec> {
+    let mut v = spec.params.to_vec();
+    match spec.target {
+        TargetKind::None => {}
+        TargetKind::Receiver => {
+            v.push(params::VFO_PARAM);
+            v.push(params::RECEIVER_PARAM);
+        }
+        TargetKind::ScopeReceiver => v.push(params::RECEIVER_PARAM),
+    }
+    v
+}
+
+/// Parses and validates command `name` with `params` (absent / null means `{}`).
+pub fn parse(
+    name: &str,
+    params: Option<&Value>,
+    profile: &Profile,
+) -> Result<Parsed, CommandError> {
+    let Some(spec) = spec(name) else {
+        let names: Vec<_> = COMMANDS.iter().map(|c| c.name).collect();
+        return Err(CommandError::new(
+            ErrorCode::UnknownCommand,
+            format!(
+                "unknown command {name:?}; known commands: {}",
+                names.join(", ")
+            ),
+        ));
+    };
+    if !spec.supported(profile) {
+        return Err(CommandError::new(
+            ErrorCode::NotSupported,
+            format!("{name} is not supported by the {}", profile.model()),
+        ));
+    }
+    let empty = Map::new();
+    let obj = match params {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(o)) => o,
+        Some(_) => return Err(CommandError::param("params", "must be an object")),
+    };
+    let specs = all_params(spec);
+    for key in obj.keys() {
+        if !specs.iter().any(|p| p.name == key) {
+            let allowed: Vec<_> = specs.iter().map(|p| p.name).collect();
+            let allowed = if allowed.is_empty() {
+                "none".to_string()
+            } else {
+                allowed.join(", ")
+            };
+            return Err(CommandError::param(
+                key,
+                format!("unknown parameter of {name}; allowed: {allowed}"),
+            ));
+        }
+    }
+    let args = Args::check(obj, &specs, profile)?;
+    if spec.need_one && !spec.params.iter().any(|p| args.has(p.name)) {
+        let names: Vec<_> = spec.params.iter().map(|p| p.name).collect();
+        return Err(CommandError::param(
+            spec.params.first().map_or("params", |p| p.name),
+            format!("give at least one of: {}", names.join(", ")),
+        ));
+    }
+    let target = match spec.target {
+        TargetKind::None => Target::Receiver(0),
+        TargetKind::Receiver => target(&args, profile)?,
+        TargetKind::ScopeReceiver => Target::Receiver(
+            args.raw("receiver")
+                .map_or(SHOWN_SCOPE_RECEIVER, |r| r as u8),
+        ),
+    };
+    let command = match spec.action {
+        Action::Build(build) => build(&args, profile, target)?,
+        Action::Write(ws) => {
+            let receiver = target.receiver();
+            let mut result = Map::new();
+            if spec.target == TargetKind::Receiver {
+                result.insert("receiver".into(), receiver.into());
+            }
+            let mut writes = Vec::new();
+            for (param, id) in ws {
+                if let Some(raw) = args.raw(param) {
+                    writes.push(Write {
+                        id: *id,
+                        receiver,
+                        raw,
+                    });
+                    result.insert(
+                        (*param).into(),
+                        args.value(param).cloned().unwrap_or_default(),
+                    );
+                }
+            }
+            Command::Write {
+                writes,
+                result: Value::Object(result),
+            }
+        }
+    };
+    Ok(Parsed { command, spec })
+}
+
+/// Resolves `vfo` / `receiver` into a [`Target`] (default MAIN or VFO A).
+fn target(a: &Args, profile: &Profile) -> Result<Target, CommandError> {
+    let dual = profile.is_dual();
+    let index = match (a.str("vfo"), a.raw("receiver")) {
+        (Some(_), Some(_)) => {
+            return Err(CommandError::param(
+                "vfo",
+                "give either vfo or receiver, not both",
+            ));
+        }
+        (Some(v), None) => match v.to_ascii_uppercase().as_str() {
+            "A" | "MAIN" => 0,
+            _ => 1, // checked against the allowed values already
+        },
+        (None, Some(r)) => r as u8,
+        (None, None) => 0,
+    };
+    match profile.vfo.scheme {
+        VfoScheme::Ab => Ok(Target::Vfo(index)),
+        VfoScheme::MainSub if index == 1 && !dual => Err(CommandError::param(
+            "vfo",
+            format!("the {} has one receiver; allowed: MAIN", profile.model()),
+        )),
+        VfoScheme::MainSub => Ok(Target::Receiver(index)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

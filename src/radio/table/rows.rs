@@ -1,0 +1,497 @@
+//! The rows of the command table: every command clients may send.
+
+use super::params::{Allowed, Args, Domain, ParamKind, ParamSpec};
+use super::settings::SettingId;
+use super::{Action, CommandSpec, TargetKind};
+use crate::profile::{Feature, Profile};
+use crate::radio::command::{Command, Target};
+use crate::radio::error::CommandError;
+use crate::wire::civ;
+
+/// Characters `send_cw` takes (Icom CW keyer over CI-V `17`).
+pub const CW_CHARSET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 /?.,-=+@:";
+/// Longest `send_cw` text.
+pub const CW_MAX_LEN: usize = 30;
+
+const LEVEL: Domain = Domain::Range(0, 255, 1);
+const ON_OFF: Domain = Domain::Any;
+const SPEEDS: &[(&str, i64)] = &[("fast", 0), ("mid", 1), ("slow", 2)];
+
+const fn int(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
+    ParamSpec::new(name, ParamKind::Int, required, domain)
+}
+
+const fn boolean(name: &'static str, required: bool) -> ParamSpec {
+    ParamSpec::new(name, ParamKind::Bool, required, ON_OFF)
+}
+
+const fn string(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
+    ParamSpec::new(name, ParamKind::Str, required, domain)
+}
+
+fn freq_bounds(p: &Profile) -> Allowed {
+    let min = p.freq_ranges.iter().map(|r| r.start_hz).min().unwrap_or(0);
+    let max = p.freq_ranges.iter().map(|r| r.end_hz).max().unwrap_or(0);
+    Allowed::Range {
+        min: min as i64,
+        max: max as i64,
+        step: 1,
+    }
+}
+
+fn modes(p: &Profile) -> Allowed {
+    Allowed::Names(
+        p.modes
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.clone(), i as i64))
+            .collect(),
+    )
+}
+
+fn filters(p: &Profile) -> Allowed {
+    Allowed::Names(
+        p.filters
+            .list
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.clone(), i as i64 + 1))
+            .collect(),
+    )
+}
+
+fn data_modes(p: &Profile) -> Allowed {
+    Allowed::Range {
+        min: 0,
+        max: i64::from(p.modes.data_modes),
+        step: 1,
+    }
+}
+
+fn att_values(p: &Profile) -> Allowed {
+    Allowed::Ints(p.attenuator.values.iter().map(|v| i64::from(*v)).collect())
+}
+
+fn preamp_values(p: &Profile) -> Allowed {
+    Allowed::Ints(p.preamp.values.iter().map(|v| i64::from(*v)).collect())
+}
+
+fn spans(p: &Profile) -> Allowed {
+    Allowed::Ints(p.scope.spans_hz.iter().map(|v| i64::from(*v)).collect())
+}
+
+fn filter_widths(p: &Profile) -> Allowed {
+    let (lo, hi) = p
+        .modes
+        .list
+        .iter()
+        .filter_map(|m| civ::width_range(civ::mode_code(m)?))
+        .fold((u32::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+    Allowed::Range {
+        min: i64::from(lo.min(hi)),
+        max: i64::from(hi),
+        step: 1,
+    }
+}
+
+fn cw_text(_: &Profile) -> Allowed {
+    Allowed::Text {
+        max_len: CW_MAX_LEN,
+        charset: CW_CHARSET,
+    }
+}
+
+fn ranges(profile: &Profile) -> String {
+    profile
+        .freq_ranges
+        .iter()
+        .map(|r| format!("{}-{}", r.start_hz, r.end_hz))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn build_set_freq(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
+    let hz = a.raw("freq").unwrap_or(-1);
+    if hz < 0 || hz as u64 > civ::MAX_FREQ_HZ || !p.in_range(hz as u64) {
+        return Err(CommandError::param(
+            "freq",
+            format!(
+                "{hz} Hz is outside the {}'s ranges; allowed {} Hz",
+                p.model(),
+                ranges(p)
+            ),
+        ));
+    }
+    Ok(Command::SetFreq {
+        target,
+        hz: hz as u64,
+    })
+}
+
+fn filter_of(a: &Args) -> Option<u8> {
+    a.raw("filter").map(|f| f as u8)
+}
+
+fn build_set_mode(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
+    let mode = a
+        .raw("mode")
+        .and_then(|i| p.modes.list.get(i as usize))
+        .cloned()
+        .ok_or_else(|| CommandError::param("mode", "required (a string)"))?;
+    Ok(Command::SetMode {
+        target,
+        mode,
+        filter: filter_of(a),
+    })
+}
+
+fn build_set_filter(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
+    let filter =
+        filter_of(a).ok_or_else(|| CommandError::param("filter", "required (a string)"))?;
+    Ok(Command::SetFilter { target, filter })
+}
+
+fn build_set_data_mode(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
+    Ok(Command::SetDataMode {
+        target,
+        data: a.raw("data").unwrap_or(0) as u8,
+    })
+}
+
+fn build_send_cw(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandError> {
+    Ok(Command::SendCw(
+        a.str("text").unwrap_or_default().to_ascii_uppercase(),
+    ))
+}
+
+/// True for `set_*` names (the rate-limited class).
+const fn is_set(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() > 4 && b[0] == b's' && b[1] == b'e' && b[2] == b't' && b[3] == b'_'
+}
+
+const fn custom(
+    name: &'static str,
+    description: &'static str,
+    feature: Option<Feature>,
+    target: TargetKind,
+    params: &'static [ParamSpec],
+    build: fn(&Args, &Profile, Target) -> Result<Command, CommandError>,
+    state: &'static [(&'static str, &'static str)],
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        description,
+        feature,
+        target,
+        params,
+        need_one: false,
+        action: Action::Build(build),
+        state,
+        rate_limited: is_set(name),
+    }
+}
+
+const fn write(
+    name: &'static str,
+    description: &'static str,
+    target: TargetKind,
+    params: &'static [ParamSpec],
+    writes: &'static [(&'static str, SettingId)],
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        description,
+        feature: None,
+        target,
+        params,
+        need_one: false,
+        action: Action::Write(writes),
+        state: &[],
+        rate_limited: true,
+    }
+}
+
+use TargetKind::{None as Global, Receiver, ScopeReceiver};
+
+/// Every command clients may send.
+pub static COMMANDS: &[CommandSpec] = &[
+    custom(
+        "set_freq",
+        "Tune a receiver or VFO",
+        None,
+        Receiver,
+        &[int("freq", true, Domain::Profile(freq_bounds)).unit("Hz")],
+        build_set_freq,
+        &[("freq", "freqHz")],
+    ),
+    custom(
+        "set_mode",
+        "Operating mode (and optionally filter)",
+        None,
+        Receiver,
+        &[
+            string("mode", true, Domain::Profile(modes)),
+            string("filter", false, Domain::Profile(filters)),
+        ],
+        build_set_mode,
+        &[("mode", "mode"), ("filter", "filter")],
+    ),
+    custom(
+        "set_filter",
+        "IF filter FIL1..FIL3",
+        None,
+        Receiver,
+        &[string("filter", true, Domain::Profile(filters))],
+        build_set_filter,
+        &[("filter", "filter")],
+    ),
+    custom(
+        "set_data_mode",
+        "DATA mode: 0 off, 1..3 D1..D3",
+        Some(Feature::DataMode),
+        Receiver,
+        &[int("data", true, Domain::Profile(data_modes))],
+        build_set_data_mode,
+        &[("data", "dataMode")],
+    ),
+    CommandSpec {
+        rate_limited: false,
+        ..custom(
+            "ptt",
+            "Key (true) or unkey (false) the transmitter",
+            Some(Feature::Tx),
+            Global,
+            &[boolean("state", true)],
+            |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
+            &[("state", "ptt")],
+        )
+    },
+    write(
+        "set_power",
+        "RF output power level",
+        Global,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::Power)],
+    ),
+    write(
+        "set_att",
+        "Attenuator",
+        Receiver,
+        &[int("db", true, Domain::Profile(att_values)).unit("dB")],
+        &[("db", SettingId::Att)],
+    ),
+    write(
+        "set_preamp",
+        "Preamp (0 off)",
+        Receiver,
+        &[int("level", true, Domain::Profile(preamp_values))],
+        &[("level", SettingId::Preamp)],
+    ),
+    CommandSpec {
+        rate_limited: false,
+        ..custom(
+            "vfo_swap",
+            "Swap A/B (MAIN/SUB on two-receiver radios)",
+            None,
+            Global,
+            &[],
+            |_, _, _| Ok(Command::VfoSwap),
+            &[],
+        )
+    },
+    CommandSpec {
+        rate_limited: false,
+        ..custom(
+            "vfo_equalize",
+            "Copy A to B (MAIN to SUB on two-receiver radios)",
+            None,
+            Global,
+            &[],
+            |_, _, _| Ok(Command::VfoEqualize),
+            &[],
+        )
+    },
+    custom(
+        "set_band",
+        "Band change by band stack register code (capabilities bsrCode)",
+        None,
+        Global,
+        &[int("band", true, Domain::Range(0, 255, 1))],
+        |a, _, _| Ok(Command::SetBand(a.raw("band").unwrap_or(0) as u8)),
+        &[],
+    ),
+    write(
+        "set_af_gain",
+        "AF (volume) gain",
+        Receiver,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::AfGain)],
+    ),
+    write(
+        "set_rf_gain",
+        "RF gain",
+        Receiver,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::RfGain)],
+    ),
+    write(
+        "set_squelch",
+        "Squelch level",
+        Receiver,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::Squelch)],
+    ),
+    write(
+        "set_agc",
+        "AGC time constant",
+        Receiver,
+        &[string(
+            "mode",
+            true,
+            Domain::Choices(&[("fast", 1), ("mid", 2), ("slow", 3)]),
+        )],
+        &[("mode", SettingId::Agc)],
+    ),
+    write(
+        "set_nb",
+        "Noise blanker on/off and level",
+        Receiver,
+        &[boolean("on", true), int("level", false, LEVEL)],
+        &[("on", SettingId::Nb), ("level", SettingId::NbLevel)],
+    ),
+    write(
+        "set_nr",
+        "Noise reduction on/off and level",
+        Receiver,
+        &[boolean("on", true), int("level", false, LEVEL)],
+        &[("on", SettingId::Nr), ("level", SettingId::NrLevel)],
+    ),
+    write(
+        "set_auto_notch",
+        "Auto notch",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::AutoNotch)],
+    ),
+    write(
+        "set_filter_width",
+        "IF filter width (allowed widths depend on the mode: see byMode)",
+        Receiver,
+        &[int("hz", true, Domain::Profile(filter_widths)).unit("Hz")],
+        &[("hz", SettingId::FilterWidth)],
+    ),
+    write(
+        "set_split",
+        "Split",
+        Global,
+        &[boolean("on", true)],
+        &[("on", SettingId::Split)],
+    ),
+    write(
+        "set_dual_watch",
+        "Dual watch",
+        Global,
+        &[boolean("on", true)],
+        &[("on", SettingId::DualWatch)],
+    ),
+    CommandSpec {
+        need_one: true,
+        ..write(
+            "set_rit",
+            "RIT on/off and offset",
+            Global,
+            &[
+                boolean("on", false),
+                int("offset_hz", false, Domain::Range(-9999, 9999, 1)).unit("Hz"),
+            ],
+            &[("on", SettingId::Rit), ("offset_hz", SettingId::RitOffset)],
+        )
+    },
+    write(
+        "set_tuner",
+        "Antenna tuner: off, on, or tune now",
+        Global,
+        &[string(
+            "state",
+            true,
+            Domain::Choices(&[("off", 0), ("on", 1), ("tune", 2)]),
+        )],
+        &[("state", SettingId::Tuner)],
+    ),
+    write(
+        "set_cw_speed",
+        "CW key speed",
+        Global,
+        &[int("wpm", true, Domain::Range(6, 48, 1)).unit("wpm")],
+        &[("wpm", SettingId::CwSpeed)],
+    ),
+    CommandSpec {
+        rate_limited: false,
+        ..custom(
+            "send_cw",
+            "Send CW text with the radio's keyer (mode CW or CW-R)",
+            Some(Feature::Cw),
+            Global,
+            &[string("text", true, Domain::Profile(cw_text))],
+            build_send_cw,
+            &[],
+        )
+    },
+    CommandSpec {
+        rate_limited: false,
+        ..custom(
+            "stop_cw",
+            "Stop sending CW",
+            Some(Feature::Cw),
+            Global,
+            &[],
+            |_, _, _| Ok(Command::StopCw),
+            &[],
+        )
+    },
+    write(
+        "set_comp",
+        "Speech compressor on/off and level",
+        Global,
+        &[boolean("on", true), int("level", false, LEVEL)],
+        &[("on", SettingId::Comp), ("level", SettingId::CompLevel)],
+    ),
+    write(
+        "set_mic_gain",
+        "Microphone gain",
+        Global,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::MicGain)],
+    ),
+    CommandSpec {
+        need_one: true,
+        ..write(
+            "set_scope",
+            "Scope span (half-span), mode, reference level, speed and hold",
+            ScopeReceiver,
+            &[
+                int("span_hz", false, Domain::Profile(spans)).unit("Hz"),
+                int("mode", false, Domain::Range(0, 3, 1))
+                    .labels(&["center", "fixed", "scroll-C", "scroll-F"]),
+                ParamSpec::new(
+                    "ref_db",
+                    ParamKind::Number { scale: 10 },
+                    false,
+                    Domain::Range(-300, 100, 5),
+                )
+                .unit("dB"),
+                string("speed", false, Domain::Choices(SPEEDS)),
+                boolean("hold", false),
+            ],
+            &[
+                ("span_hz", SettingId::ScopeSpan),
+                ("mode", SettingId::ScopeMode),
+                ("ref_db", SettingId::ScopeRef),
+                ("speed", SettingId::ScopeSpeed),
+                ("hold", SettingId::ScopeHold),
+            ],
+        )
+    },
+];

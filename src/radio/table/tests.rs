@@ -1,0 +1,307 @@
+use serde_json::{Value, json};
+
+use super::*;
+use crate::profile::ProfileRegistry;
+
+fn parse_on(model: &str, name: &str, params: Value) -> Result<Command, CommandError> {
+    let p = ProfileRegistry::embedded().get(model).unwrap();
+    parse(name, Some(&params), &p).map(|x| x.command)
+}
+
+fn writes(c: &Command) -> Vec<(SettingId, u8, i64)> {
+    match c {
+        Command::Write { writes, .. } => writes.iter().map(|w| (w.id, w.receiver, w.raw)).collect(),
+        other => panic!("not a write: {other:?}"),
+    }
+}
+
+#[test]
+fn valid_commands() {
+    assert_eq!(
+        parse_on(
+            "ic7610",
+            "set_freq",
+            json!({"vfo": "SUB", "freq": 7_074_000})
+        )
+        .unwrap(),
+        Command::SetFreq {
+            target: Target::Receiver(1),
+            hz: 7_074_000
+        }
+    );
+    assert_eq!(
+        parse_on(
+            "ic705",
+            "set_freq",
+            json!({"vfo": "b", "freq": 145_500_000})
+        )
+        .unwrap(),
+        Command::SetFreq {
+            target: Target::Vfo(1),
+            hz: 145_500_000
+        }
+    );
+    assert_eq!(
+        parse_on(
+            "ic7610",
+            "set_mode",
+            json!({"mode": "cw-r", "filter": "FIL2"})
+        )
+        .unwrap(),
+        Command::SetMode {
+            target: Target::Receiver(0),
+            mode: "CW-R".into(),
+            filter: Some(2)
+        }
+    );
+    let att = parse_on("ic7610", "set_att", json!({"db": 45, "receiver": 1})).unwrap();
+    assert_eq!(writes(&att), vec![(SettingId::Att, 1, 45)]);
+    let Command::Write { result, .. } = &att else {
+        unreachable!()
+    };
+    assert_eq!(result, &json!({"receiver": 1, "db": 45}));
+    assert_eq!(
+        parse_on("ic7610", "set_band", json!({"band": 16})).unwrap(),
+        Command::SetBand(0x10)
+    );
+    assert_eq!(
+        parse_on("ic7610", "vfo_swap", json!({})).unwrap(),
+        Command::VfoSwap
+    );
+    let agc = parse_on("ic7610", "set_agc", json!({"mode": "SLOW", "vfo": "SUB"})).unwrap();
+    assert_eq!(writes(&agc), vec![(SettingId::Agc, 1, 3)]);
+    let nb = parse_on("ic7610", "set_nb", json!({"on": true, "level": 80})).unwrap();
+    assert_eq!(
+        writes(&nb),
+        vec![(SettingId::Nb, 0, 1), (SettingId::NbLevel, 0, 80)]
+    );
+    let rit = parse_on("ic7610", "set_rit", json!({"offset_hz": -120})).unwrap();
+    assert_eq!(writes(&rit), vec![(SettingId::RitOffset, 0, -120)]);
+    let scope = parse_on(
+        "ic7610",
+        "set_scope",
+        json!({"ref_db": -2.5, "span_hz": 5000}),
+    )
+    .unwrap();
+    assert_eq!(
+        writes(&scope),
+        vec![
+            (SettingId::ScopeSpan, SHOWN_SCOPE_RECEIVER, 5000),
+            (SettingId::ScopeRef, SHOWN_SCOPE_RECEIVER, -25)
+        ]
+    );
+    let tuner = parse_on("ic7610", "set_tuner", json!({"state": "tune"})).unwrap();
+    assert_eq!(writes(&tuner), vec![(SettingId::Tuner, 0, 2)]);
+    assert_eq!(
+        parse_on("ic7610", "send_cw", json!({"text": "cq de dl1abc"})).unwrap(),
+        Command::SendCw("CQ DE DL1ABC".into())
+    );
+    let e = parse(
+        "ptt",
+        None,
+        &ProfileRegistry::embedded().get("ic7610").unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParam);
+}
+
+#[test]
+fn errors_name_the_field_and_the_allowed_values() {
+    let e = parse_on("ic7610", "set_freq", json!({"freq": 99})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParam);
+    assert!(e.message.starts_with("freq:"), "{}", e.message);
+    let e = parse_on("ic7610", "set_freq", json!({"freq": 61_000_000})).unwrap_err();
+    assert!(e.message.contains("30000..60000000 Hz"), "{}", e.message);
+    let e = parse_on("ic9700", "set_freq", json!({"freq": 200_000_000})).unwrap_err();
+    assert!(
+        e.message.contains("144000000-148000000"),
+        "between the bands: {}",
+        e.message
+    );
+    let e = parse_on("ic705", "set_mode", json!({"mode": "PSK"})).unwrap_err();
+    assert!(e.message.contains("allowed: USB"), "{}", e.message);
+    let e = parse_on("ic7610", "set_att", json!({"db": 4})).unwrap_err();
+    assert!(e.message.contains("0, 3, 6"), "{}", e.message);
+    let e = parse_on("ic705", "set_att", json!({"db": 6})).unwrap_err();
+    assert!(e.message.contains("0, 20"), "{}", e.message);
+    let e = parse_on("ic7610", "set_power", json!({"level": 256})).unwrap_err();
+    assert!(e.message.contains("0..255"), "{}", e.message);
+    let e = parse_on("ic7610", "set_power", json!({"level": "10"})).unwrap_err();
+    assert!(e.message.contains("must be an integer"), "{}", e.message);
+    let e = parse_on("ic7610", "set_power", json!({"level": 1.5})).unwrap_err();
+    assert!(e.message.contains("must be an integer"), "{}", e.message);
+    let e = parse_on("ic7610", "set_freq", json!({"freq": 1e300})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParam);
+    let e = parse_on("ic7610", "set_freq", json!({"freq": 14_000_000, "frq": 1})).unwrap_err();
+    assert!(
+        e.message.starts_with("frq:") && e.message.contains("allowed: freq, vfo, receiver"),
+        "{}",
+        e.message
+    );
+    let e = parse_on(
+        "ic705",
+        "set_freq",
+        json!({"vfo": "SUB2", "freq": 14_000_000}),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("allowed: A, B"), "{}", e.message);
+    assert_eq!(
+        parse_on("ic7610", "set_band", json!({"band": 0x1A})).unwrap(),
+        Command::SetBand(0x1A),
+        "a code the profile lacks is acknowledged later, not refused"
+    );
+    for (bad, says) in [
+        (json!(256), "0..255"),
+        (json!(-1), "0..255"),
+        (json!("20m"), "integer"),
+        (json!(1.5), "integer"),
+    ] {
+        let e = parse_on("ic7610", "set_band", json!({"band": bad})).unwrap_err();
+        assert!(e.message.starts_with("band: "), "{bad}: {}", e.message);
+        assert!(e.message.contains(says), "{bad}: {}", e.message);
+    }
+    let e = parse_on("ic7610", "fly", json!({})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::UnknownCommand);
+    let e = parse_on("ic7610", "set_freq", json!([1])).unwrap_err();
+    assert!(e.message.starts_with("params:"));
+    let e = parse_on(
+        "ic7610",
+        "set_freq",
+        json!({"freq": 18_446_744_073_709_551_615u64}),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidParam);
+    let e = parse_on("ic7610", "set_agc", json!({"mode": "medium"})).unwrap_err();
+    assert!(e.message.contains("fast, mid, slow"), "{}", e.message);
+    let e = parse_on("ic7610", "set_rit", json!({})).unwrap_err();
+    assert!(
+        e.message.contains("at least one of: on, offset_hz"),
+        "{}",
+        e.message
+    );
+    let e = parse_on("ic7610", "set_rit", json!({"offset_hz": 10_000})).unwrap_err();
+    assert!(e.message.contains("-9999..9999"), "{}", e.message);
+    let e = parse_on("ic7610", "set_scope", json!({"ref_db": -2.3})).unwrap_err();
+    assert!(e.message.contains("steps of 0.5"), "{}", e.message);
+    let e = parse_on("ic7610", "set_scope", json!({"span_hz": 3000})).unwrap_err();
+    assert!(e.message.contains("2500, 5000"), "{}", e.message);
+    let e = parse_on("ic7610", "send_cw", json!({"text": "CQ ü"})).unwrap_err();
+    assert!(e.message.contains("cannot be sent"), "{}", e.message);
+    let e = parse_on("ic7610", "send_cw", json!({"text": "A".repeat(31)})).unwrap_err();
+    assert!(e.message.contains("1 to 30 characters"), "{}", e.message);
+    let e = parse_on("ic7610", "set_cw_speed", json!({"wpm": 5})).unwrap_err();
+    assert!(e.message.contains("6..48"), "{}", e.message);
+}
+
+#[test]
+fn the_profile_gates_commands() {
+    let e = parse_on("ic705", "set_dual_watch", json!({"on": true})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotSupported);
+    let e = parse_on("ic705", "set_tuner", json!({"state": "on"})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotSupported);
+    let e = parse_on("ic7100", "set_scope", json!({"span_hz": 5000})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotSupported);
+    let e = parse_on("ic7100", "set_filter_width", json!({"hz": 500})).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotSupported);
+    assert!(parse_on("ic7610", "set_dual_watch", json!({"on": true})).is_ok());
+}
+
+#[test]
+fn every_row_is_consistent() {
+    let reg = ProfileRegistry::embedded();
+    for spec in COMMANDS {
+        assert_eq!(
+            spec.rate_limited,
+            spec.name.starts_with("set_"),
+            "{}",
+            spec.name
+        );
+        if let Action::Write(ws) = spec.action {
+            for (param, _) in ws {
+                assert!(
+                    spec.params.iter().any(|p| p.name == *param),
+                    "{}: {param}",
+                    spec.name
+                );
+            }
+        }
+        for (param, path) in spec.state_paths() {
+            assert!(
+                all_params(spec).iter().any(|p| p.name == param),
+                "{}: {param}",
+                spec.name
+            );
+            assert!(!path.is_empty());
+        }
+    }
+    // every command the IC-7610 has is in its catalogue, with its state paths
+    let p = reg.get("ic7610").unwrap();
+    let cat = catalogue::catalogue(&p);
+    let names: Vec<&str> = cat["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), COMMANDS.len(), "the IC-7610 has every command");
+    let af = cat["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "set_af_gain")
+        .unwrap();
+    assert_eq!(af["state"], json!({"level": "afGain"}));
+    assert_eq!(af["target"], "receiver");
+    assert_eq!(
+        af["params"][0],
+        json!({"name": "level", "type": "integer", "required": true, "min": 0, "max": 255})
+    );
+    assert_eq!(af["params"][1]["values"], json!(["MAIN", "SUB"]));
+    let fw = cat["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "set_filter_width")
+        .unwrap();
+    assert_eq!(fw["byMode"]["AM"]["max"], 10_000);
+    assert!(fw["byMode"].get("FM").is_none(), "FM has a fixed width");
+    let scope = cat["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "set_scope")
+        .unwrap();
+    let ref_db = scope["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "ref_db")
+        .unwrap();
+    assert_eq!(
+        (&ref_db["min"], &ref_db["max"], &ref_db["step"]),
+        (&json!(-30.0), &json!(10.0), &json!(0.5))
+    );
+    let p705 = reg.get("ic705").unwrap();
+    let cat = catalogue::catalogue(&p705);
+    let names: Vec<&str> = cat["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(!names.contains(&"set_dual_watch") && !names.contains(&"set_tuner"));
+    let f = cat["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "set_freq")
+        .unwrap();
+    assert!(
+        f["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["name"] != "receiver"),
+        "one receiver"
+    );
+}
