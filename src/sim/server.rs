@@ -111,6 +111,8 @@ pub struct SimStats {
     pub resent: u64,
     /// Retransmit requests received.
     pub requests_received: u64,
+    /// Transmissions released because the controller that keyed them went away.
+    pub tx_released: u64,
     /// Injected faults, radio -> client.
     pub faults_out: FaultCounters,
     /// Injected faults, client -> radio.
@@ -290,10 +292,15 @@ impl SimLoop {
     ) -> SimLoop {
         let out_line = FaultLine::new(cfg.faults.clone(), cfg.seed ^ 0x5EED_0001);
         let in_line = FaultLine::new(cfg.faults.clone(), cfg.seed ^ 0x5EED_0002);
+        let wall_clock = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_secs());
         let rig = SimRig::new(
             cfg.profile.clone(),
             SimRigConfig {
                 seed: cfg.seed,
+                clock_start_unix_s: cfg.rig.clock_start_unix_s.or(wall_clock),
                 ..cfg.rig
             },
         );
