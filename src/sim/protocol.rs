@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use super::client::{PortLink, SimClient};
+use super::config::{SimAddrs, SimConfig, SimStats};
 use super::rig::{PanelAction, SimRig};
 use super::rng::Rng;
-use super::server::{SimAddrs, SimConfig, SimStats};
 use crate::wire::lan::{ControlRepr, Header, Origin, Packet, Port, StatusRepr, Tracked, ptype};
 
 /// Datagrams to send: port, peer, bytes.
