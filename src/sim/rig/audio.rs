@@ -38,7 +38,8 @@ impl Sidetone {
     fn next(&mut self, cw: Option<&CwKeying>, t: f64, pitch: f32, amp: f32, rate: u32) -> f32 {
         let key = cw.is_some_and(|c| {
             let since = (t - c.audio_start.as_secs_f64()).max(0.0);
-            c.key_down(c.start + Duration::from_secs_f64(since))
+            let offset = Duration::try_from_secs_f64(since).unwrap_or(Duration::MAX);
+            c.key_down(c.start.saturating_add(offset))
         });
         let target = if key { 1.0 } else { 0.0 };
         if !key && self.env < 1e-4 {

@@ -136,7 +136,7 @@ impl SimRig {
         if self.state.cw.is_none() && !self.state.ptt {
             self.tx_level = Default::default();
         }
-        let audio_now = Duration::from_secs_f64(self.audio_time.max(0.0));
+        let audio_now = Duration::try_from_secs_f64(self.audio_time).unwrap_or_default();
         let job = self.state.cw.get_or_insert_with(|| CwKeying {
             text: String::new(),
             elements: Vec::new(),
@@ -144,16 +144,14 @@ impl SimRig {
             audio_start: audio_now,
         });
         let origin = match job.elements.last() {
-            Some(&(_, end)) => end.max(now) + dot * 3,
+            Some(&(_, end)) => end.max(now).saturating_add(dot.saturating_mul(3)),
             None => now,
         };
+        let at = |units: u32| origin.saturating_add(dot.saturating_mul(units));
         job.text
             .extend(text.iter().map(|c| char::from(c.to_ascii_uppercase())));
-        job.elements.extend(
-            units
-                .iter()
-                .map(|&(a, b)| (origin + dot * a, origin + dot * b)),
-        );
+        job.elements
+            .extend(units.iter().map(|&(a, b)| (at(a), at(b))));
         if job.elements.is_empty() {
             // only spaces: nothing to key
             self.state.cw = None;

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::sim::audio_synth::mode;
 use crate::sim::rng::Rng;
 use crate::sim::testutil::{ALL, ack, fb, nak, one, read, rig};
-use crate::wire::civ::cmd::{self, ext, function, level, meter, power, sel, vfo};
+use crate::wire::civ::cmd::{self, ext, function, level, meter, power, scope, sel, vfo};
 use crate::wire::civ::{ACK, BROADCAST, Frame, NAK, bcd_to_freq};
 
 fn freq_of(data: &[u8]) -> u64 {
@@ -461,6 +461,8 @@ fn never_panics_and_always_answers_the_sender() {
             let command = match rng.below(4) {
                 0 => rng.next_u64() as u8,
                 _ => [
+                    cmd::FREQ_NO_REPLY,
+                    cmd::MODE_NO_REPLY,
                     cmd::READ_FREQ,
                     cmd::SET_FREQ,
                     cmd::SET_MODE,
@@ -479,7 +481,7 @@ fn never_panics_and_always_answers_the_sender() {
                     cmd::SEL_MODE,
                     cmd::SCOPE,
                     cmd::RECEIVER_PREFIX,
-                ][rng.below(18) as usize],
+                ][rng.below(20) as usize],
             };
             let len = rng.below(14) as usize;
             let data: Vec<u8> = (0..len)
@@ -496,7 +498,13 @@ fn never_panics_and_always_answers_the_sender() {
             for f in r.handle(&Frame::new(addr, from, command, &data), t) {
                 assert_eq!((f.to, f.from), (from, addr));
             }
-            let _ = r.poll(t);
+            // out of poll: sweeps and broadcasts only; then nothing is overdue
+            for f in r.poll(t) {
+                let sweep = f.cmd == cmd::SCOPE && f.data.first() == Some(&scope::WAVE);
+                assert!(sweep || f.to == BROADCAST, "{id}: {f:?}");
+                assert_eq!(f.from, addr);
+            }
+            assert!(r.next_due().is_none_or(|d| d > t), "{id}: overdue");
             if !r.powered() {
                 r.handle(&Frame::new(addr, 0xE0, cmd::POWER, &[power::ON]), t);
             }

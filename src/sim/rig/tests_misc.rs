@@ -75,7 +75,7 @@ fn bsr_registers_start_at_band_defaults_and_stack_on_band_change() {
 fn smeter_depends_on_the_band_and_fades() {
     let mut r = rig("ic7610");
     let mean = |r: &mut SimRig, hz: u64, mode: u8| -> f64 {
-        ack(r, 0x05, &fb(hz));
+        ack(r, cmd::SET_FREQ, &fb(hz));
         ack(r, cmd::SET_MODE, &[mode, 0x01]);
         let v: Vec<u16> = (0..40)
             .map(|i| level_at(r, 2.0 + f64::from(i) * 0.5, meter::S_METER))

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::sim::audio_synth::mode;
 use crate::sim::band::Band;
 use crate::sim::frontend::Frontend;
 use crate::sim::rig::{SimRig, SimRigConfig};
@@ -396,5 +397,16 @@ fn extreme_times_and_rates_do_not_panic() {
         assert_eq!(r.handle(&f, Duration::MAX).len(), 1);
         let f = Frame::new(0x98, 0xE0, cmd::METER, &[meter::S_METER]);
         assert_eq!(r.handle(&f, Duration::MAX).len(), 1);
+        // CW keyed at the end of time saturates instead of overflowing
+        for f in [
+            Frame::new(0x98, 0xE0, cmd::SET_MODE, &[mode::CW, 0x01]),
+            Frame::new(0x98, 0xE0, cmd::SEND_CW, b"PARIS PARIS"),
+            Frame::new(0x98, 0xE0, cmd::SEND_CW, b"PARIS"),
+        ] {
+            assert_eq!(r.handle(&f, Duration::MAX).len(), 1);
+        }
+        let mut pcm = vec![0i16; 960];
+        r.render_audio(&mut pcm, 1, 48_000);
+        let _ = r.poll(Duration::MAX);
     }
 }
