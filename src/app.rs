@@ -176,6 +176,8 @@ pub fn sim(cfg: SimCliConfig) -> Result<(), Box<dyn Error>> {
     sc.rig = SimRigConfig {
         seed: cfg.seed,
         sweep_rate_hz: cfg.sweep_rate,
+        start_in_standby: cfg.standby,
+        boot_time: cfg.boot,
         ..SimRigConfig::default()
     };
     sc.faults = cfg.faults;

@@ -140,6 +140,14 @@ pub struct SimArgs {
     #[argh(option, default = "30")]
     pub cooldown_s: u64,
 
+    /// start in standby: logins and streams work, CI-V stays silent until `18 01`
+    #[argh(switch)]
+    pub standby: bool,
+
+    /// milliseconds the radio boots after `18 01` in standby, answering FA meanwhile (default 0: on at once)
+    #[argh(option, default = "0")]
+    pub boot_ms: u64,
+
     /// profile directory (as for the server)
     #[argh(option)]
     pub profile_dir: Option<PathBuf>,

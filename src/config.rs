@@ -88,6 +88,10 @@ pub struct SimCliConfig {
     pub faults: FaultConfig,
     /// Session hold after an unclean departure.
     pub cooldown: Duration,
+    /// Start in standby.
+    pub standby: bool,
+    /// Boot time after a power-on from standby.
+    pub boot: Duration,
     /// Log level.
     pub log_level: log::LevelFilter,
 }
@@ -236,6 +240,12 @@ impl SimCliConfig {
                 a.sweep_rate
             )));
         }
+        if a.boot_ms > 600_000 {
+            return Err(err(format!(
+                "--boot-ms {}: use 0 to 600000 milliseconds",
+                a.boot_ms
+            )));
+        }
         if !credentials::is_encodable(&a.user) || !credentials::is_encodable(&a.password) {
             return Err(err(
                 "--user and --password: 1 to 16 printable ASCII characters (what the radio protocol carries)",
@@ -257,6 +267,8 @@ impl SimCliConfig {
                 nak: probability(a.nak, "--nak")?,
             },
             cooldown: Duration::from_secs(a.cooldown_s),
+            standby: a.standby,
+            boot: Duration::from_millis(a.boot_ms),
             log_level: log_level(&a.log_level)?,
         })
     }

@@ -1,5 +1,7 @@
 //! Command-line validation: every mistake is an error that names the flag.
 
+use std::time::Duration;
+
 use rigweb::cli::{Cli, SubCommand};
 use rigweb::config::{RadioTarget, ServeConfig, SimCliConfig};
 
@@ -87,4 +89,13 @@ fn sim_flags() {
     assert!(err.contains("--loss"), "{err}");
     let err = sim_config(&["--password", "€"]).unwrap_err();
     assert!(err.contains("printable ASCII"), "{err}");
+    // a radio that starts switched off, and one that boots after 18 01
+    let s = sim_config(&[]).unwrap();
+    assert!(!s.standby);
+    assert_eq!(s.boot, Duration::ZERO);
+    let s = sim_config(&["--standby", "--boot-ms", "2500"]).unwrap();
+    assert!(s.standby);
+    assert_eq!(s.boot, Duration::from_millis(2_500));
+    let err = sim_config(&["--boot-ms", "600001"]).unwrap_err();
+    assert!(err.contains("--boot-ms"), "{err}");
 }

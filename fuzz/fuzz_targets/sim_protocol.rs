@@ -37,7 +37,7 @@ fn port_index(p: Port) -> usize {
     }
 }
 
-fn counters(s: &SimStats) -> [u64; 17] {
+fn counters(s: &SimStats) -> [u64; 18] {
     [
         s.logins_ok,
         s.logins_rejected,
@@ -56,10 +56,11 @@ fn counters(s: &SimStats) -> [u64; 17] {
         s.foreign,
         s.resent,
         s.requests_received,
+        s.tx_released,
     ]
 }
 
-const NAMES: [&str; 17] = [
+const NAMES: [&str; 18] = [
     "logins_ok",
     "logins_rejected",
     "streams_granted",
@@ -77,6 +78,7 @@ const NAMES: [&str; 17] = [
     "foreign",
     "resent",
     "requests_received",
+    "tx_released",
 ];
 
 struct Harness {
@@ -87,7 +89,7 @@ struct Harness {
     senders: HashSet<SocketAddr>,
     /// The radio's id per port, once seen.
     radio_ids: [Option<u32>; 3],
-    stats: [u64; 17],
+    stats: [u64; 18],
 }
 
 impl Harness {
@@ -185,7 +187,7 @@ fuzz_target!(|data: &[u8]| {
         peers,
         senders: HashSet::new(),
         radio_ids: [None; 3],
-        stats: [0; 17],
+        stats: [0; 18],
     };
 
     let mut ops = 0;

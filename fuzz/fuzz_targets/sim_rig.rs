@@ -13,9 +13,10 @@
 //! from `poll` is accepted by the client's `ScopeAssembler` as a whole sweep with the
 //! profile's pixel count (none when out of range), amplitudes within `amp_max` and
 //! `start <= end`; every frame out of the radio applies to a client state without
-//! breaking its invariants; `poll` returns only sweeps, at most one per receiver, and
-//! afterwards `next_due()` is later than `now`; `render_audio` never panics and gives silence for
-//! 0 channels, a zero sample rate or a radio in standby.
+//! breaking its invariants; `poll` returns sweeps (at most one per receiver) and
+//! transceive broadcasts to 0x00, and afterwards `next_due()` is later than `now`;
+//! `render_audio` never panics and gives silence for 0 channels, a zero sample rate or a
+//! radio in standby.
 #![no_main]
 
 use std::time::{Duration, Instant};
@@ -27,7 +28,7 @@ use rigweb::radio::scope::ScopeAssembler;
 use rigweb::radio::service::initial_content;
 use rigweb::radio::state::StateContent;
 use rigweb::sim::{SimRig, SimRigConfig};
-use rigweb::wire::civ::{ACK, CMD_RECEIVER_PREFIX, Frame, NAK};
+use rigweb::wire::civ::{ACK, CMD_RECEIVER_PREFIX, Frame, NAK, cmd};
 use rigweb_fuzz::common::{Bytes, bcd1, check_civ_frame, freq_bcd, profiles};
 
 const CMDS: [u8; 24] = [
@@ -111,7 +112,7 @@ fn check_poll(
             f.from, p.radio.civ_addr,
             "unsolicited frame not from the radio"
         );
-        if f.cmd == 0x27 && f.data.first() == Some(&0x00) {
+        if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
             assert_eq!(
                 p.scope.source,
                 ScopeSourceKind::Hardware,
@@ -164,13 +165,15 @@ fuzz_target!(|data: &[u8]| {
                     _ => now = now.saturating_sub(Duration::from_millis(u64::from(b.u16()))),
                 }
                 let frames = rig.poll(now);
-                // nothing is queued by `handle`: only sweeps, at most one per receiver
-                assert!(frames.len() <= 2, "{} frames from one poll", frames.len());
+                // sweeps, at most one per receiver, and the transceive broadcasts (to
+                // 0x00) that `handle` queued: `00`/`01`, a tune ending, `18 00`
+                let is_sweep =
+                    |f: &Frame| f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE);
+                let sweeps = frames.iter().filter(|f| is_sweep(f)).count();
+                assert!(sweeps <= 2, "{sweeps} sweeps from one poll");
                 assert!(
-                    frames
-                        .iter()
-                        .all(|f| f.cmd == 0x27 && f.data.first() == Some(&0x00)),
-                    "poll returned something else than a sweep"
+                    frames.iter().all(|f| is_sweep(f) || f.to == 0x00),
+                    "poll returned something else than a sweep or a broadcast"
                 );
                 check_poll(&frames, &p, &mut asm, &mut state, t0 + now);
                 if let Some(due) = rig.next_due() {

@@ -79,7 +79,7 @@ impl SimProtocol {
             }
             token_kind::REMOVE => {
                 self.token_reply(i, &t, 0, now, out);
-                self.close_streams(i);
+                self.close_streams(i, now);
                 let c = &mut self.clients[i];
                 c.logged_in = false;
                 log::info!("simulator: {} logged out", c.computer_name);
@@ -87,7 +87,7 @@ impl SimProtocol {
             }
             token_kind::STOP_STREAMS => {
                 self.token_reply(i, &t, 0, now, out);
-                self.close_streams(i);
+                self.close_streams(i, now);
                 self.send_radio_conninfo(i, now, out);
             }
             other => log::debug!("simulator: token request type {other:#04x} ignored"),

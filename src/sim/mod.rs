@@ -14,6 +14,7 @@
 //!
 //! The LAN side of the radio:
 //! * [`server`]: the three UDP ports on one `poll(2)` thread, commands from the handle;
+//!   [`config`]: its settings, addresses and counters;
 //! * [`protocol`] and `streams`: the radio side of the LAN protocol for every client,
 //!   sans-IO (login and credential check, token kinds, GUID echo, held sessions, codec
 //!   rules, CI-V and audio ports);
@@ -26,6 +27,7 @@
 pub mod audio_synth;
 pub mod band;
 pub mod client;
+pub mod config;
 mod control_port;
 pub mod faults;
 pub mod frontend;

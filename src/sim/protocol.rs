@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use super::client::{PortLink, SimClient};
+use super::config::{SimAddrs, SimConfig, SimStats};
 use super::rig::{PanelAction, SimRig};
 use super::rng::Rng;
-use super::server::{SimAddrs, SimConfig, SimStats};
 use crate::wire::lan::{ControlRepr, Header, Origin, Packet, Port, StatusRepr, Tracked, ptype};
 
 /// Datagrams to send: port, peer, bytes.
@@ -207,7 +207,7 @@ impl SimProtocol {
             Packet::Login(_)
                 if std::mem::take(&mut self.clients[i].rediscovered) || header.seq == 0 =>
             {
-                self.restart_session(i);
+                self.restart_session(i, now);
             }
             _ => {}
         }
@@ -275,7 +275,7 @@ impl SimProtocol {
 
     /// Client `i` logs in again after discovering the radio anew: it restarted with the
     /// same ids, so its sequence starts again and its old streams are gone.
-    fn restart_session(&mut self, i: usize) {
+    fn restart_session(&mut self, i: usize, now: Instant) {
         let c = &mut self.clients[i];
         if c.logged_in || c.grant.is_some() {
             log::debug!(
@@ -285,7 +285,7 @@ impl SimProtocol {
         }
         c.ctrl.restart_rx();
         c.logged_in = false;
-        self.close_streams(i);
+        self.close_streams(i, now);
     }
 
     /// Handles a packet of client `i`; returns true when the client is gone.
@@ -360,19 +360,39 @@ impl SimProtocol {
         }
     }
 
-    /// Closes client `i`'s CI-V and audio sessions, keeping their counters.
-    pub(super) fn close_streams(&mut self, i: usize) {
+    /// Closes client `i`'s CI-V and audio sessions, keeping their counters. If it held
+    /// the streams, a transmitter it keyed is released.
+    pub(super) fn close_streams(&mut self, i: usize, now: Instant) {
         let c = &mut self.clients[i];
+        let held = c.grant.is_some();
         let (civ, audio) = (c.civ.take(), c.audio.take());
         c.close_streams();
         self.retire(civ);
         self.retire(audio);
+        if held {
+            self.release_tx(now, "streams closed");
+        }
+    }
+
+    /// The remote controller's session ended (cleanly or not) or its CI-V stream did: like
+    /// a real radio, the transmitter it keyed (PTT over CI-V, CW) is released, so that
+    /// nobody is left transmitting without a controller.
+    pub(super) fn release_tx(&mut self, now: Instant, why: &str) {
+        if self.rig.release_remote_tx(self.rig_time(now)) {
+            self.stats.tx_released += 1;
+            log::info!("simulator: controller gone ({why}) while transmitting: unkeyed");
+        }
     }
 
     /// Forgets client `i`. An unclean departure (`clean == false`) of a client that held
-    /// the streams makes the radio hold the session for the cooldown.
+    /// the streams makes the radio hold the session for the cooldown; a transmitter it
+    /// keyed is released either way.
     pub(super) fn remove_client(&mut self, i: usize, clean: bool, now: Instant) {
         let c = self.clients.remove(i);
+        if c.grant.is_some() {
+            let why = if clean { "logged out" } else { "lost" };
+            self.release_tx(now, why);
+        }
         for st in c.streams() {
             let x = st.stats();
             self.gone_resent += x.resent;
@@ -473,7 +493,7 @@ impl SimProtocol {
                 audio_port: self.addrs.audio.port(),
             };
             self.send_ctrl(i, now, out, status);
-            self.close_streams(i);
+            self.close_streams(i, now);
         }
     }
 }
@@ -481,3 +501,7 @@ impl SimProtocol {
 #[cfg(test)]
 #[path = "protocol_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod session_tests;

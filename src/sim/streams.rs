@@ -9,7 +9,7 @@ use super::client::PortLink;
 use super::protocol::{Outbox, SimProtocol};
 use crate::lan::stream::{Stream, StreamConfig};
 use crate::radio::audio;
-use crate::wire::civ::{self, Frame};
+use crate::wire::civ::{self, Frame, cmd};
 use crate::wire::lan::{AudioRepr, CivDataRepr, Header, MAX_AUDIO_PAYLOAD, Packet, Port, ptype};
 
 const AUDIO_BLOCK: Duration = Duration::from_millis(20);
@@ -188,6 +188,7 @@ impl SimProtocol {
                     let link = c.civ.take();
                     c.civ_open = false;
                     self.retire(link);
+                    self.release_tx(now, "CI-V stream closed");
                     return;
                 }
                 other => log::debug!("simulator: {} on the CI-V port ignored", other.name()),
@@ -247,7 +248,7 @@ impl SimProtocol {
     /// Sends unsolicited frames (scope, transceive) to every client with an open CI-V stream.
     pub(super) fn broadcast(&mut self, frames: Vec<Frame>, now: Instant, out: &mut Outbox) {
         for f in frames {
-            let is_scope = f.cmd == 0x27 && f.data.first() == Some(&0x00);
+            let is_scope = f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE);
             for i in 0..self.clients.len() {
                 if self.clients[i].civ_open {
                     self.send_civ(i, &f, now, out);
@@ -335,6 +336,8 @@ impl SimProtocol {
         if !frames.is_empty() {
             self.broadcast(frames, now, out);
         }
+        // the radio may have come up by itself (booting ended)
+        self.power_changed(now);
         for i in 0..self.clients.len() {
             self.audio_tick(i, now, out);
         }

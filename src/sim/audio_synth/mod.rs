@@ -37,9 +37,17 @@ pub struct RxView {
     pub rf_gain: u16,
     /// Squelch level 0..255 (0 = open).
     pub squelch: u16,
-    /// True while the receiver must be silent (power off, transmitting).
+    /// How much the noise blanker and noise reduction lower the receiver noise, dB
+    /// (0 with both off).
+    pub noise_cut_db: f32,
+    /// Auto notch: steady carriers heard as tones on SSB are notched out (−30 dB).
+    pub auto_notch: bool,
+    /// True while the receiver must be silent (power off, transmitting, AF mute).
     pub muted: bool,
 }
+
+/// Amplitude left of a carrier by the auto notch (−30 dB).
+const NOTCH_GAIN: f32 = 0.03;
 
 /// One signal's share of the audio at a control tick.
 #[derive(Debug, Clone, Copy)]
@@ -197,7 +205,11 @@ impl RxAudio {
         for s in band.signals_near(lo, hi, t) {
             let lvl = fe.signal(s.level_dbm);
             let (part, in_band_mw) = match pb.detector {
-                Detector::Product { .. } => product_part(pb, &s, lvl),
+                Detector::Product { shift_hz, .. } => {
+                    // the auto notch works on SSB (no BFO shift), not CW / RTTY
+                    let notch = view.auto_notch && shift_hz == 0.0;
+                    product_part(pb, &s, lvl, notch)
+                }
                 Detector::Envelope => envelope_part(pb, &s, lvl),
                 Detector::Fm => {
                     let g = pb.gain_at(s.freq_hz);
@@ -221,11 +233,13 @@ impl RxAudio {
         let rf_red = f32::from(255u16.saturating_sub(view.rf_gain)) / 255.0 * 50.0;
         let l_ref = total.max(AGC_KNEE_DBM + rf_red);
         let fm = matches!(pb.detector, Detector::Fm);
-        let noise_amp = if fm {
-            1.0 / (1.0 + 10f32.powf((carrier_dbm - noise_dbm - 6.0) / 10.0))
-        } else {
-            10f32.powf((noise_dbm - l_ref) / 20.0)
-        };
+        let cut = 10f32.powf(-view.noise_cut_db.max(0.0) / 20.0);
+        let noise_amp = cut
+            * if fm {
+                1.0 / (1.0 + 10f32.powf((carrier_dbm - noise_dbm - 6.0) / 10.0))
+            } else {
+                10f32.powf((noise_dbm - l_ref) / 20.0)
+            };
         let open =
             view.squelch == 0 || f32::from(smeter_raw(total)) >= f32::from(view.squelch) * 0.6;
         let af = f32::from(view.af.min(255)) / 255.0;
@@ -311,7 +325,10 @@ fn voice_band(pb: &Passband, lo_rf: f64, hi_rf: f64) -> Option<(f32, f32, f32)> 
 }
 
 /// SSB/CW/RTTY/PSK reception of one signal: `(part, power inside the passband mW)`.
-fn product_part(pb: &Passband, s: &SignalSample, lvl: f32) -> (Option<Part>, f32) {
+/// With `notch`, steady carriers (CW, beacons, FM and AM carriers) are notched out of
+/// the audio (FT8 hops too fast for the auto notch).
+fn product_part(pb: &Passband, s: &SignalSample, lvl: f32, notch: bool) -> (Option<Part>, f32) {
+    let carrier = if notch { NOTCH_GAIN } else { 1.0 };
     match s.kind {
         SignalKind::Cw | SignalKind::Beacon | SignalKind::Ft8 | SignalKind::Fm => {
             let g = pb.gain_at(s.freq_hz);
@@ -319,7 +336,12 @@ fn product_part(pb: &Passband, s: &SignalSample, lvl: f32) -> (Option<Part>, f32
                 return (None, 0.0);
             }
             let mut p = Part::new(s.id, Some(lvl));
-            p.tones[0] = (pb.audio_hz(s.freq_hz), g);
+            let a = if s.kind == SignalKind::Ft8 {
+                1.0
+            } else {
+                carrier
+            };
+            p.tones[0] = (pb.audio_hz(s.freq_hz), g * a);
             (Some(p), mw(lvl) * g * g)
         }
         SignalKind::Usb | SignalKind::Lsb | SignalKind::Wfm => {
@@ -341,7 +363,7 @@ fn product_part(pb: &Passband, s: &SignalSample, lvl: f32) -> (Option<Part>, f32
                 return (None, 0.0);
             }
             let mut p = Part::new(s.id, Some(lvl));
-            p.tones[0] = (pb.audio_hz(s.freq_hz), 0.84 * g);
+            p.tones[0] = (pb.audio_hz(s.freq_hz), 0.84 * g * carrier);
             let mut power = mw(lvl) * 0.7 * g * g;
             if let Some((c, w, frac)) = band {
                 p.noise = (c, w, (0.3 * s.voice * frac).sqrt());

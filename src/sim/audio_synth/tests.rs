@@ -8,6 +8,8 @@ fn view(mode_code: u8, dial: f64, width: f32) -> RxView {
         af: 128,
         rf_gain: 255,
         squelch: 0,
+        noise_cut_db: 0.0,
+        auto_notch: false,
         muted: false,
     }
 }

@@ -9,6 +9,7 @@
 use super::SimRig;
 use super::codec::{Reply, bcd, freq, freq_bytes, to_bcd};
 use super::state::{BsrEntry, VfoState};
+use crate::wire::civ::cmd::{self, ext};
 
 impl SimRig {
     /// Pushes `old` (MAIN's settings before a frequency change to `new_hz`) onto the
@@ -64,9 +65,9 @@ impl SimRig {
                 return Reply::Nak;
             };
             return Reply::data(
-                0x1A,
+                cmd::EXT,
                 &[
-                    &[0x01, band, reg],
+                    &[ext::BAND_STACK, band, reg],
                     &freq_bytes(e.freq_hz),
                     &[
                         e.mode,

@@ -101,9 +101,10 @@ mod tests {
         assert_eq!(flag(&[]), None);
         assert_eq!(small(&[0x03], 3), Some(3));
         assert_eq!(small(&[0x04], 3), None);
+        use crate::wire::civ::cmd::{LEVEL, level::RF_POWER};
         assert_eq!(
-            Reply::data(0x14, &[&[0x0A], &[1, 2]]),
-            Reply::Data(0x14, vec![0x0A, 1, 2])
+            Reply::data(LEVEL, &[&[RF_POWER], &[1, 2]]),
+            Reply::Data(LEVEL, vec![RF_POWER, 1, 2])
         );
         assert_eq!(Reply::ack_if(false), Reply::Nak);
     }

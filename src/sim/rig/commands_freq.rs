@@ -1,14 +1,18 @@
-//! Frequency, mode and VFO commands: `02`, `03`, `04`, `05`, `06`, `07`, `0F`, `10`,
-//! `25`, `26`. `03`-`06` act on the selected receiver/VFO; `25`/`26` take 00 = selected,
-//! 01 = unselected (pitfall 16); `07` selects, swaps and equalizes with the profile's
-//! bytes.
+//! Frequency, mode and VFO commands: `00`, `01`, `02`, `03`, `04`, `05`, `06`, `07`,
+//! `0F`, `10`, `25`, `26`. `00`/`01` and `03`-`06` act on the selected receiver/VFO
+//! (`00`/`01` without a reply, then broadcast); `25`/`26` take 00 = selected, 01 =
+//! unselected (pitfall 16); `07` selects, swaps and equalizes with the profile's bytes.
 
 use super::codec::{Reply, bcd, flag, freq, freq_bytes, small, to_bcd};
 use super::state::Slot;
 use super::{SimRig, VfoState};
 use crate::profile::VfoScheme;
 use crate::sim::audio_synth::mode;
+use crate::wire::civ::cmd::{self, sel, vfo};
 use crate::wire::civ::mode_name;
+
+/// The byte between the two edges of a `02` reply.
+const BAND_EDGE_SEPARATOR: u8 = 0x2D;
 
 impl SimRig {
     /// True if the radio supports mode `code`.
@@ -83,10 +87,45 @@ impl SimRig {
 
     fn sel_or_unsel(&self, which: u8) -> Option<Slot> {
         match which {
-            0x00 => Some(self.state.selected_slot(self.scheme())),
-            0x01 => Some(self.state.unselected_slot(self.scheme())),
+            sel::SELECTED => Some(self.state.selected_slot(self.scheme())),
+            sel::UNSELECTED => Some(self.state.unselected_slot(self.scheme())),
             _ => None,
         }
+    }
+
+    /// The selected slot's frequency and mode broadcast after a change by `00` / `01`.
+    fn announce_selected(&mut self, freq_changed: bool, mode_changed: bool) {
+        let Some(v) = self.state.vfo(self.selected()).copied() else {
+            return;
+        };
+        if freq_changed {
+            self.announce(None, cmd::FREQ_NO_REPLY, freq_bytes(v.freq_hz).to_vec());
+        }
+        if mode_changed {
+            self.announce(None, cmd::MODE_NO_REPLY, vec![v.mode, to_bcd(v.filter)]);
+        }
+    }
+
+    /// `00 <f×5>`: set the operating frequency without a reply (the form transceive
+    /// broadcasts have); applied and broadcast, never answered.
+    pub(super) fn cmd_freq_no_reply(&mut self, data: &[u8]) -> Reply {
+        if let Some(hz) = freq(data)
+            && self.set_slot_freq(self.selected(), hz)
+        {
+            self.announce_selected(true, false);
+        }
+        Reply::Silent
+    }
+
+    /// `01 <mode> [<filter>]`: set the operating mode without a reply; applied and
+    /// broadcast, never answered.
+    pub(super) fn cmd_mode_no_reply(&mut self, data: &[u8]) -> Reply {
+        if let Some((m, f)) = mode_and_filter(data)
+            && self.set_slot_mode(self.selected(), m, f, None)
+        {
+            self.announce_selected(false, true);
+        }
+        Reply::Silent
     }
 
     /// `02`: band edges of the range holding the operating frequency.
@@ -102,8 +141,12 @@ impl SimRig {
             .find(|r| (r.start_hz..=r.end_hz).contains(&hz))
         {
             Some(r) => Reply::data(
-                0x02,
-                &[&freq_bytes(r.start_hz), &[0x2D], &freq_bytes(r.end_hz)],
+                cmd::BAND_EDGE,
+                &[
+                    &freq_bytes(r.start_hz),
+                    &[BAND_EDGE_SEPARATOR],
+                    &freq_bytes(r.end_hz),
+                ],
             ),
             None => Reply::Nak,
         }
@@ -112,7 +155,7 @@ impl SimRig {
     /// `03`: read the operating frequency.
     pub(super) fn cmd_read_freq(&self, data: &[u8]) -> Reply {
         match (data, self.state.vfo(self.selected())) {
-            ([], Some(v)) => Reply::data(0x03, &[&freq_bytes(v.freq_hz)]),
+            ([], Some(v)) => Reply::data(cmd::READ_FREQ, &[&freq_bytes(v.freq_hz)]),
             _ => Reply::Nak,
         }
     }
@@ -120,7 +163,7 @@ impl SimRig {
     /// `04`: read the operating mode and filter.
     pub(super) fn cmd_read_mode(&self, data: &[u8]) -> Reply {
         match (data, self.state.vfo(self.selected())) {
-            ([], Some(v)) => Reply::data(0x04, &[&[v.mode, to_bcd(v.filter)]]),
+            ([], Some(v)) => Reply::data(cmd::READ_MODE, &[&[v.mode, to_bcd(v.filter)]]),
             _ => Reply::Nak,
         }
     }
@@ -135,15 +178,10 @@ impl SimRig {
 
     /// `06 <mode> [<filter>]`: set the operating mode.
     pub(super) fn cmd_set_mode(&mut self, data: &[u8]) -> Reply {
-        let (m, f) = match data {
-            [m] => (*m, None),
-            [m, f] => match bcd(*f) {
-                Some(f) => (*m, Some(f)),
-                None => return Reply::Nak,
-            },
-            _ => return Reply::Nak,
-        };
-        Reply::ack_if(self.set_slot_mode(self.selected(), m, f, None))
+        match mode_and_filter(data) {
+            Some((m, f)) => Reply::ack_if(self.set_slot_mode(self.selected(), m, f, None)),
+            None => Reply::Nak,
+        }
     }
 
     /// `25 <sel> [<f×5>]`: selected / unselected frequency.
@@ -156,7 +194,7 @@ impl SimRig {
         };
         if rest.is_empty() {
             return match self.state.vfo(slot) {
-                Some(v) => Reply::data(0x25, &[&[which], &freq_bytes(v.freq_hz)]),
+                Some(v) => Reply::data(cmd::SEL_FREQ, &[&[which], &freq_bytes(v.freq_hz)]),
                 None => Reply::Nak,
             };
         }
@@ -180,7 +218,10 @@ impl SimRig {
         };
         match (rest.first(), decoded.as_slice()) {
             (None, _) => match self.state.vfo(slot) {
-                Some(v) => Reply::data(0x26, &[&[which, v.mode, to_bcd(v.data), to_bcd(v.filter)]]),
+                Some(v) => Reply::data(
+                    cmd::SEL_MODE,
+                    &[&[which, v.mode, to_bcd(v.data), to_bcd(v.filter)]],
+                ),
                 None => Reply::Nak,
             },
             (Some(&m), []) => Reply::ack_if(self.set_slot_mode(slot, m, None, None)),
@@ -193,7 +234,7 @@ impl SimRig {
     /// `0F [<00|01>]`: split.
     pub(super) fn cmd_split(&mut self, data: &[u8]) -> Reply {
         if data.is_empty() {
-            return Reply::data(0x0F, &[&[u8::from(self.state.split)]]);
+            return Reply::data(cmd::SPLIT, &[&[u8::from(self.state.split)]]);
         }
         match flag(data) {
             Some(on) => {
@@ -207,7 +248,7 @@ impl SimRig {
     /// `10 [<step>]`: tuning step code 00..13.
     pub(super) fn cmd_tuning_step(&mut self, data: &[u8]) -> Reply {
         if data.is_empty() {
-            return Reply::data(0x10, &[&[to_bcd(self.state.tuning_step)]]);
+            return Reply::data(cmd::TUNING_STEP, &[&[to_bcd(self.state.tuning_step)]]);
         }
         match small(data, 13) {
             Some(s) => {
@@ -224,9 +265,9 @@ impl SimRig {
         if data.is_empty() {
             return Reply::Ack;
         }
-        let vfo = &self.profile.vfo;
-        if data == vfo.select_main.as_slice() || data == vfo.select_sub.as_slice() {
-            let second = data == vfo.select_sub.as_slice();
+        let scheme = &self.profile.vfo;
+        if data == scheme.select_main.as_slice() || data == scheme.select_sub.as_slice() {
+            let second = data == scheme.select_sub.as_slice();
             if main_sub {
                 self.state.selected_rx = u8::from(second);
             } else if let Some(r) = self.state.receivers.get_mut(0) {
@@ -234,7 +275,10 @@ impl SimRig {
             }
             return Reply::Ack;
         }
-        let (swap, equalize) = (data == vfo.swap.as_slice(), data == vfo.equalize.as_slice());
+        let (swap, equalize) = (
+            data == scheme.swap.as_slice(),
+            data == scheme.equalize.as_slice(),
+        );
         if swap {
             self.swap_slots(main_sub);
             return Reply::Ack;
@@ -245,35 +289,40 @@ impl SimRig {
         }
         let dual_watch = self.profile.has_feature(crate::profile::Feature::DualWatch);
         match data {
-            [v @ (0x00 | 0x01)] => {
+            [v @ (vfo::SELECT_A | vfo::SELECT_B)] => {
                 let rx = self.selected().rx;
                 if let Some(r) = self.state.receivers.get_mut(rx) {
-                    r.active_vfo = *v;
+                    r.active_vfo = u8::from(*v == vfo::SELECT_B);
                 }
                 Reply::Ack
             }
-            [0xA0] => {
+            [vfo::EQUALIZE_AB] => {
                 self.copy_selected_to_unselected(false);
                 Reply::Ack
             }
-            [0xB0] => {
+            [vfo::SWAP] => {
                 self.swap_slots(false);
                 Reply::Ack
             }
-            [0xB1] if main_sub => {
+            [vfo::EQUALIZE_MAIN_SUB] if main_sub => {
                 self.copy_selected_to_unselected(true);
                 Reply::Ack
             }
-            [c @ (0xC0 | 0xC1)] if dual_watch => {
-                self.state.dual_watch = *c == 0xC1;
+            [c @ (vfo::DUAL_WATCH_OFF | vfo::DUAL_WATCH_ON)] if dual_watch => {
+                self.state.dual_watch = *c == vfo::DUAL_WATCH_ON;
                 Reply::Ack
             }
-            [0xC2] if dual_watch => Reply::data(0x07, &[&[0xC2, u8::from(self.state.dual_watch)]]),
-            [d @ (0xD0 | 0xD1)] if main_sub => {
-                self.state.selected_rx = d - 0xD0;
+            [vfo::DUAL_WATCH] if dual_watch => Reply::data(
+                cmd::VFO,
+                &[&[vfo::DUAL_WATCH, u8::from(self.state.dual_watch)]],
+            ),
+            [d @ (vfo::SELECT_MAIN | vfo::SELECT_SUB)] if main_sub => {
+                self.state.selected_rx = u8::from(*d == vfo::SELECT_SUB);
                 Reply::Ack
             }
-            [0xD2] if main_sub => Reply::data(0x07, &[&[0xD2, self.state.selected_rx]]),
+            [vfo::SELECTED] if main_sub => {
+                Reply::data(cmd::VFO, &[&[vfo::SELECTED, self.state.selected_rx]])
+            }
             _ => Reply::Nak,
         }
     }
@@ -315,6 +364,15 @@ impl SimRig {
         if let Some(d) = self.state.vfo_mut(dst) {
             *d = v;
         }
+    }
+}
+
+/// `<mode> [<filter>]` of `01` / `06` (the filter a BCD byte).
+fn mode_and_filter(data: &[u8]) -> Option<(u8, Option<u8>)> {
+    match data {
+        [m] => Some((*m, None)),
+        [m, f] => bcd(*f).map(|f| (*m, Some(f))),
+        _ => None,
     }
 }
 

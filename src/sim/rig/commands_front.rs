@@ -1,12 +1,46 @@
-//! Front-end and level commands: `11` attenuator, `14` levels, `16` preamp and
-//! functions, `1B` tones. Per-receiver settings act on the selected receiver, or on the
-//! receiver of a command-29 prefix.
+//! Front-end and level commands: `11` attenuator, `12` antenna, `14` levels, `16`
+//! preamp and functions, `1B` tones. Per-receiver settings act on the selected receiver,
+//! or on the receiver of a command-29 prefix.
 
-use super::codec::{Reply, bcd, level, level_bytes, small, to_bcd};
-use super::state::{FUNCTIONS, GLOBAL_LEVELS, RX_LEVELS};
+use super::codec::{Reply, bcd, flag, level, level_bytes, small, to_bcd};
+use super::state::{FUNCTIONS, GLOBAL_LEVELS, RX_LEVELS, function_min};
 use super::{SimRig, Target};
+use crate::wire::civ::cmd::{self, antenna, function, tone};
+
+/// Models with antenna selection (`12`): ANT1 / ANT2 and an RX antenna input. Not in
+/// the profile schema; the IC-705, IC-9700 and IC-7100 have one antenna connector per
+/// band and no `12`.
+const ANTENNA_MODELS: &[&str] = &["IC-7610"];
 
 impl SimRig {
+    /// `12 [<ant> [<rx-ant>]]`: antenna select (IC-7610, per receiver). A bare `12` reads
+    /// `12 <ant> <rx-ant>`; `12 <ant>` selects the antenna and keeps the RX antenna (it
+    /// never toggles anything), `12 <ant> <rx-ant>` sets both.
+    pub(super) fn cmd_antenna(&mut self, target: Target, data: &[u8]) -> Reply {
+        if !ANTENNA_MODELS.contains(&self.profile.model()) {
+            return Reply::Nak;
+        }
+        let rx = self.rx_of(target);
+        let Some(r) = self.state.receivers.get_mut(rx) else {
+            return Reply::Nak;
+        };
+        let (ant, rx_ant) = match data {
+            [] => {
+                return Reply::data(cmd::ANTENNA, &[&[r.antenna, u8::from(r.rx_antenna)]]);
+            }
+            [ant] => (*ant, Some(r.rx_antenna)),
+            [ant, rest @ ..] => (*ant, flag(rest)),
+        };
+        match (ant, rx_ant) {
+            (antenna::ANT1 | antenna::ANT2, Some(on)) => {
+                r.antenna = ant;
+                r.rx_antenna = on;
+                Reply::Ack
+            }
+            _ => Reply::Nak,
+        }
+    }
+
     /// `11 [<dB>]`: attenuator; only the profile's steps are accepted.
     pub(super) fn cmd_att(&mut self, target: Target, data: &[u8]) -> Reply {
         let rx = self.rx_of(target);
@@ -14,7 +48,7 @@ impl SimRig {
             return Reply::Nak;
         };
         match data {
-            [] => Reply::data(0x11, &[&[to_bcd(r.att_db)]]),
+            [] => Reply::data(cmd::ATTENUATOR, &[&[to_bcd(r.att_db)]]),
             [b] => match bcd(*b) {
                 Some(db) if self.profile.attenuator.values.contains(&db) => {
                     r.att_db = db;
@@ -42,7 +76,7 @@ impl SimRig {
             } else {
                 self.state.levels.get(&sub).copied().unwrap_or(128)
             };
-            return Reply::data(0x14, &[&[sub], &level_bytes(v)]);
+            return Reply::data(cmd::LEVEL, &[&[sub], &level_bytes(v)]);
         }
         let Some(v) = level(rest) else {
             return Reply::Nak;
@@ -67,12 +101,12 @@ impl SimRig {
             return Reply::Nak;
         };
         let rx = self.rx_of(target);
-        if sub == 0x02 {
+        if sub == function::PREAMP {
             let Some(r) = self.state.receivers.get_mut(rx) else {
                 return Reply::Nak;
             };
             if rest.is_empty() {
-                return Reply::data(0x16, &[&[0x02, to_bcd(r.preamp)]]);
+                return Reply::data(cmd::FUNCTION, &[&[function::PREAMP, to_bcd(r.preamp)]]);
             }
             return match small(rest, 99) {
                 Some(p) if self.profile.preamp.values.contains(&p) => {
@@ -95,11 +129,10 @@ impl SimRig {
         };
         if rest.is_empty() {
             let v = map.get(&sub).copied().unwrap_or(default);
-            return Reply::data(0x16, &[&[sub, to_bcd(v)]]);
+            return Reply::data(cmd::FUNCTION, &[&[sub, to_bcd(v)]]);
         }
-        let min = u8::from(sub == 0x12); // AGC is 1..3
         match small(rest, max) {
-            Some(v) if v >= min => {
+            Some(v) if v >= function_min(sub) => {
                 map.insert(sub, v);
                 Reply::Ack
             }
@@ -113,20 +146,17 @@ impl SimRig {
         let Some((&sub, rest)) = data.split_first() else {
             return Reply::Nak;
         };
-        if sub > 0x01 {
-            return Reply::Nak;
-        }
         let rx = self.rx_of(target);
         let Some(r) = self.state.receivers.get_mut(rx) else {
             return Reply::Nak;
         };
-        let slot = if sub == 0x00 {
-            &mut r.tone
-        } else {
-            &mut r.tsql
+        let slot = match sub {
+            tone::REPEATER => &mut r.tone,
+            tone::TSQL => &mut r.tsql,
+            _ => return Reply::Nak,
         };
         match rest {
-            [] => Reply::data(0x1B, &[&[sub], slot.as_slice()]),
+            [] => Reply::data(cmd::TONE, &[&[sub], slot.as_slice()]),
             [a, b, c] => {
                 let tenths = match (bcd(*a), bcd(*b), bcd(*c)) {
                     (Some(a), Some(b), Some(c)) if c <= 9 => {

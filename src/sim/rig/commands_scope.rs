@@ -4,8 +4,8 @@
 
 use super::SimRig;
 use super::codec::{Reply, bcd, flag, freq, freq_bytes, small, to_bcd};
-use super::state::ScopeRx;
 use crate::profile::ScopeSourceKind;
+use crate::wire::civ::cmd::{self, scope};
 
 /// The span presets (half-spans, Hz).
 pub(super) const SPANS: [u64; 8] = [
@@ -40,19 +40,27 @@ impl SimRig {
             return Reply::Nak;
         };
         match sub {
-            0x10 | 0x11 | 0x13 | 0x1B => self.scope_global(sub, rest, from),
-            0x12 => match rest {
-                [] => Reply::data(0x27, &[&[0x12, self.state.scope.shown_rx]]),
+            scope::DISPLAY | scope::OUTPUT | scope::DUAL | scope::DURING_TX => {
+                self.scope_global(sub, rest, from)
+            }
+            scope::RECEIVER => match rest {
+                [] => Reply::data(cmd::SCOPE, &[&[scope::RECEIVER, self.state.scope.shown_rx]]),
                 [r] if usize::from(*r) < self.receivers() => {
                     self.state.scope.shown_rx = *r;
                     Reply::Ack
                 }
                 _ => Reply::Nak,
             },
-            0x14 | 0x16 | 0x17 | 0x1A | 0x1C | 0x1D | 0x1F => self.scope_byte(sub, rest),
-            0x15 => self.scope_span(rest),
-            0x19 => self.scope_ref(rest),
-            0x1E => self.scope_fixed_edges(rest),
+            scope::MODE
+            | scope::EDGE
+            | scope::HOLD
+            | scope::SPEED
+            | scope::CENTER_TYPE
+            | scope::VBW
+            | scope::RBW => self.scope_byte(sub, rest),
+            scope::SPAN => self.scope_span(rest),
+            scope::REF_LEVEL => self.scope_ref(rest),
+            scope::FIXED_EDGES => self.scope_fixed_edges(rest),
             _ => Reply::Nak,
         }
     }
@@ -61,26 +69,26 @@ impl SimRig {
     fn scope_global(&mut self, sub: u8, rest: &[u8], from: u8) -> Reply {
         let s = &mut self.state.scope;
         let current = match sub {
-            0x10 => s.display,
-            0x11 => s.output,
-            0x13 => s.dual,
+            scope::DISPLAY => s.display,
+            scope::OUTPUT => s.output,
+            scope::DUAL => s.dual,
             _ => s.during_tx == 1,
         };
         if rest.is_empty() {
-            return Reply::data(0x27, &[&[sub, u8::from(current)]]);
+            return Reply::data(cmd::SCOPE, &[&[sub, u8::from(current)]]);
         }
         let Some(on) = flag(rest) else {
             return Reply::Nak;
         };
         match sub {
-            0x10 => s.display = on,
-            0x11 => {
+            scope::DISPLAY => s.display = on,
+            scope::OUTPUT => {
                 s.output = on;
                 if on {
                     s.controller = from;
                 }
             }
-            0x13 => {
+            scope::DUAL => {
                 if on && self.state.receivers.len() < 2 {
                     return Reply::Nak;
                 }
@@ -100,16 +108,16 @@ impl SimRig {
             return Reply::Nak;
         };
         let (field, min, max): (&mut u8, u8, u8) = match sub {
-            0x14 => (&mut r.mode, 0, 3),
-            0x16 => (&mut r.edge, 1, 4),
-            0x1A => (&mut r.speed, 0, 2),
-            0x1C => (&mut r.center_type, 0, 2),
-            0x1D => (&mut r.vbw, 0, 1),
-            0x1F => (&mut r.rbw, 0, 2),
+            scope::MODE => (&mut r.mode, 0, 3),
+            scope::EDGE => (&mut r.edge, 1, 4),
+            scope::SPEED => (&mut r.speed, 0, 2),
+            scope::CENTER_TYPE => (&mut r.center_type, 0, 2),
+            scope::VBW => (&mut r.vbw, 0, 1),
+            scope::RBW => (&mut r.rbw, 0, 2),
             _ => {
-                // 0x17 hold
+                // hold
                 return match arg.value {
-                    None => Reply::data(0x27, &[&[sub, arg.rx, u8::from(r.hold)]]),
+                    None => Reply::data(cmd::SCOPE, &[&[sub, arg.rx, u8::from(r.hold)]]),
                     Some(v) => match flag(v) {
                         Some(on) => {
                             r.hold = on;
@@ -121,7 +129,7 @@ impl SimRig {
             }
         };
         match arg.value {
-            None => Reply::data(0x27, &[&[sub, arg.rx, to_bcd(*field)]]),
+            None => Reply::data(cmd::SCOPE, &[&[sub, arg.rx, to_bcd(*field)]]),
             Some(v) => match small(v, max) {
                 Some(x) if x >= min => {
                     *field = x;
@@ -141,7 +149,10 @@ impl SimRig {
             return Reply::Nak;
         };
         match arg.value {
-            None => Reply::data(0x27, &[&[0x15, arg.rx], &freq_bytes(r.half_span_hz)]),
+            None => Reply::data(
+                cmd::SCOPE,
+                &[&[scope::SPAN, arg.rx], &freq_bytes(r.half_span_hz)],
+            ),
             Some(v) => match freq(v) {
                 Some(hz) if SPANS.contains(&hz) => {
                     r.half_span_hz = hz;
@@ -161,7 +172,10 @@ impl SimRig {
             return Reply::Nak;
         };
         match arg.value {
-            None => Reply::data(0x27, &[&[0x19, arg.rx], &ref_bytes(r)]),
+            None => Reply::data(
+                cmd::SCOPE,
+                &[&[scope::REF_LEVEL, arg.rx], &ref_bytes(r.ref_tenths_db)],
+            ),
             Some(&[b0, b1, sign]) => {
                 let tenths = match (bcd(b0), b1, sign) {
                     (Some(db), 0x00 | 0x50, 0 | 1) => {
@@ -195,8 +209,12 @@ impl SimRig {
         };
         match body {
             [] => Reply::data(
-                0x27,
-                &[&[0x1E, range, edge], &freq_bytes(lo), &freq_bytes(hi)],
+                cmd::SCOPE,
+                &[
+                    &[scope::FIXED_EDGES, range, edge],
+                    &freq_bytes(lo),
+                    &freq_bytes(hi),
+                ],
             ),
             [..] if body.len() == 10 => {
                 let (Some(lo), Some(hi)) = (freq(&body[..5]), freq(&body[5..])) else {
@@ -245,12 +263,12 @@ impl SimRig {
     }
 }
 
-/// Reference-level bytes `<b0> <b1> <sign>`.
-fn ref_bytes(r: &ScopeRx) -> [u8; 3] {
-    let v = r.ref_tenths_db.unsigned_abs().min(999);
+/// Reference-level bytes `<b0> <b1> <sign>` of a level in tenths of a dB.
+pub(super) fn ref_bytes(tenths: i16) -> [u8; 3] {
+    let v = tenths.unsigned_abs().min(999);
     [
         to_bcd((v / 10) as u8),
         ((v % 10) as u8) << 4,
-        u8::from(r.ref_tenths_db < 0),
+        u8::from(tenths < 0),
     ]
 }

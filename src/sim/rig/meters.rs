@@ -13,6 +13,7 @@ use crate::sim::band::Band;
 use crate::sim::band::voice_envelope;
 use crate::sim::frontend::{Frontend, power_sum, smeter_raw};
 use crate::sim::rng::{hash2, unit};
+use crate::wire::civ::cmd::{self, function, level, meter};
 
 /// Vd reading at 13.8 V.
 const VD_IDLE: u16 = 185;
@@ -145,7 +146,7 @@ impl SimRig {
 
     /// S-meter of receiver `rx` (0 while transmitting).
     pub(super) fn smeter(&self, rx: usize) -> u16 {
-        if self.state.ptt {
+        if self.transmitting() {
             0
         } else {
             smeter_raw(self.rx_level_dbm(rx))
@@ -154,7 +155,7 @@ impl SimRig {
 
     /// True if receiver `rx`'s squelch is open.
     fn squelch_open(&self, rx: usize) -> bool {
-        let sql = self.state.rx_level(rx, 0x03);
+        let sql = self.state.rx_level(rx, level::SQUELCH);
         sql == 0 || f32::from(self.smeter(rx)) >= f32::from(sql) * 0.6
     }
 
@@ -178,9 +179,10 @@ impl SimRig {
         }
     }
 
-    /// The TX meters now.
+    /// The TX meters now (while CW is sent: only while the key is down).
     pub(super) fn tx_meters(&self) -> TxMeters {
-        if !self.state.ptt {
+        let carrier = self.state.ptt || self.cw_key_down(self.now);
+        if !carrier {
             return TxMeters {
                 vd: VD_IDLE,
                 ..TxMeters::default()
@@ -194,7 +196,7 @@ impl SimRig {
         let voice_mode = v.is_some_and(|v| {
             matches!(v.mode, mode::USB | mode::LSB | mode::AM | mode::DV) && v.data == 0
         });
-        let mic = f32::from(self.state.levels.get(&0x0B).copied().unwrap_or(128)) / 128.0;
+        let mic = f32::from(self.state.level(level::MIC_GAIN)) / 128.0;
         let tx = self.tx_level;
         let env = if tx.seen {
             (tx.rms * 4.0 * mic).min(1.0)
@@ -237,8 +239,8 @@ impl SimRig {
         } else {
             20.0 + 60.0 * drive
         };
-        let comp_on = self.state.functions.get(&0x44).copied().unwrap_or(0) == 1;
-        let comp_level = f32::from(self.state.levels.get(&0x0E).copied().unwrap_or(128)) / 255.0;
+        let comp_on = self.state.function(function::COMP) == 1;
+        let comp_level = f32::from(self.state.level(level::COMP)) / 255.0;
         let comp = if comp_on && voice_mode {
             241.0 * comp_level * drive
         } else {
@@ -268,18 +270,18 @@ impl SimRig {
         };
         let rx = self.rx_of(target);
         let has = |name: &str| self.profile.has_meter(name);
-        let two = |v: u16| Reply::data(0x15, &[&[*sub], &level_bytes(v)]);
-        let one = |v: bool| Reply::data(0x15, &[&[*sub, u8::from(v)]]);
+        let two = |v: u16| Reply::data(cmd::METER, &[&[*sub], &level_bytes(v)]);
+        let one = |v: bool| Reply::data(cmd::METER, &[&[*sub, u8::from(v)]]);
         match *sub {
-            0x01 | 0x05 => one(self.squelch_open(rx)),
-            0x02 => two(self.smeter(rx)),
-            0x07 => one(self.overflow(rx)),
-            0x11 if has("power") => two(self.tx_meters().po),
-            0x12 if has("swr") => two(self.tx_meters().swr),
-            0x13 if has("alc") => two(self.tx_meters().alc),
-            0x14 if has("comp") => two(self.tx_meters().comp),
-            0x15 if has("vd") => two(self.tx_meters().vd),
-            0x16 if has("id") => two(self.tx_meters().id),
+            meter::SQUELCH_OPEN | meter::VARIOUS_SQUELCH => one(self.squelch_open(rx)),
+            meter::S_METER => two(self.smeter(rx)),
+            meter::OVERFLOW => one(self.overflow(rx)),
+            meter::PO if has("power") => two(self.tx_meters().po),
+            meter::SWR if has("swr") => two(self.tx_meters().swr),
+            meter::ALC if has("alc") => two(self.tx_meters().alc),
+            meter::COMP if has("comp") => two(self.tx_meters().comp),
+            meter::VD if has("vd") => two(self.tx_meters().vd),
+            meter::ID if has("id") => two(self.tx_meters().id),
             _ => Reply::Nak,
         }
     }

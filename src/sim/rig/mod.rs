@@ -6,31 +6,51 @@
 //! Addressing: frames to the radio's address or to 0x00 are answered, to the sender's
 //! address, from the radio's address. Replies are ACK `FB`, NAK `FA` or data. Command 29
 //! (receiver prefix) is accepted only for the profile's routes; its read replies are
-//! wrapped the same way, its set replies are plain. In standby only `18 01`, `18` and
-//! `19 00` are answered with something else than a NAK.
+//! wrapped the same way, its set replies are plain. `00` / `01` (set frequency / mode
+//! without a reply) are applied and broadcast. In standby the radio sends no CI-V at
+//! all: only `18 01` is heard (it switches the radio on, answered `FB`, or `FA` while
+//! the radio boots).
 
 mod audio;
 mod bsr;
+mod clock;
 mod codec;
 mod commands_freq;
 mod commands_front;
 mod commands_misc;
 mod commands_scope;
+mod commands_tx;
+mod cw;
+mod menu;
 mod meters;
 mod panel;
+mod panel_ops;
+mod power;
 mod state;
 mod sweep;
+mod transceive;
 
+#[cfg(test)]
+mod tests_audio;
+#[cfg(test)]
+mod tests_controls;
+#[cfg(test)]
+mod tests_cw;
 #[cfg(test)]
 mod tests_freq;
 #[cfg(test)]
 mod tests_misc;
 #[cfg(test)]
+mod tests_power;
+#[cfg(test)]
 mod tests_scope;
+#[cfg(test)]
+mod tests_transceive;
 
-pub use panel::PanelAction;
+pub use panel::{Knob, PanelAction, ScopeSetting, Switch, TunerState};
 pub use state::{
-    BsrBand, BsrEntry, ReceiverState, RigSnapshot, RigState, ScopeRx, ScopeState, VfoState,
+    BsrBand, BsrEntry, CwKeying, ReceiverState, RigSnapshot, RigState, ScopeRx, ScopeState,
+    VfoState,
 };
 
 use std::collections::VecDeque;
@@ -42,7 +62,9 @@ use crate::sim::audio_synth::RxAudio;
 use crate::sim::band::Band;
 use crate::sim::rng::hash2;
 use crate::sim::spectrum::Spectrum;
+use crate::wire::civ::cmd;
 use crate::wire::civ::{ACK, BROADCAST, CMD_RECEIVER_PREFIX, Frame, NAK, has_sub};
+use audio::Sidetone;
 use codec::Reply;
 use meters::TxAudioLevel;
 use sweep::SweepClock;
@@ -56,6 +78,14 @@ pub struct SimRigConfig {
     pub sweep_rate_hz: f64,
     /// CI-V transceive on at start (default true).
     pub transceive: bool,
+    /// Start in standby (default false): the LAN side works, CI-V is silent until `18 01`.
+    pub start_in_standby: bool,
+    /// How long the radio boots after `18 01` (or the power key) in standby; `18 01`
+    /// is answered `FA` meanwhile. Zero (the default): it is on at once and says `FB`.
+    pub boot_time: Duration,
+    /// The simulated wall clock (date / time menu items) at the start, seconds since
+    /// the Unix epoch, UTC; `None`: 2025-01-01 00:00 (the LAN server uses the host's clock).
+    pub clock_start_unix_s: Option<u64>,
 }
 
 impl Default for SimRigConfig {
@@ -64,6 +94,9 @@ impl Default for SimRigConfig {
             seed: 0x5EED_1C0F,
             sweep_rate_hz: 30.0,
             transceive: true,
+            start_in_standby: false,
+            boot_time: Duration::ZERO,
+            clock_start_unix_s: None,
         }
     }
 }
@@ -92,8 +125,10 @@ pub struct SimRig {
     audio_time: f64,
     mix: [Vec<f32>; 2],
     tx_level: TxAudioLevel,
+    sidetone: Sidetone,
     now: Duration,
     tune_until: Option<Duration>,
+    boot_until: Option<Duration>,
 }
 
 impl SimRig {
@@ -101,7 +136,7 @@ impl SimRig {
     pub fn new(profile: Arc<Profile>, cfg: SimRigConfig) -> SimRig {
         let hotspots: Vec<u64> = profile.bands().map(|b| b.default_hz).collect();
         let band = Band::with_hotspots(cfg.seed, &hotspots);
-        let state = RigState::new(&profile, cfg.transceive);
+        let state = RigState::new(&profile, cfg.transceive, !cfg.start_in_standby);
         SimRig {
             band,
             state,
@@ -116,8 +151,10 @@ impl SimRig {
             audio_time: 0.0,
             mix: [Vec::new(), Vec::new()],
             tx_level: TxAudioLevel::default(),
+            sidetone: Sidetone::default(),
             now: Duration::ZERO,
             tune_until: None,
+            boot_until: None,
             profile,
             cfg,
         }
@@ -151,7 +188,7 @@ impl SimRig {
         }
         self.advance(now);
         let reply = if !self.state.powered {
-            self.standby(frame)
+            self.standby(frame.cmd, &frame.data)
         } else if frame.cmd == CMD_RECEIVER_PREFIX {
             self.cmd29(&frame.data, frame.from)
         } else {
@@ -162,7 +199,7 @@ impl SimRig {
             Reply::Silent => return Vec::new(),
             Reply::Ack => Frame::new(frame.from, addr, ACK, &[]),
             Reply::Nak => Frame::new(frame.from, addr, NAK, &[]),
-            Reply::Data(cmd, data) => Frame::new(frame.from, addr, cmd, &data),
+            Reply::Data(command, data) => Frame::new(frame.from, addr, command, &data),
         };
         vec![out]
     }
@@ -186,21 +223,36 @@ impl SimRig {
 
     /// When [`SimRig::poll`] next has something to emit (`None` = nothing scheduled).
     pub fn next_due(&self) -> Option<Duration> {
-        let pending = self.pending.front().map(|(d, _)| *d);
-        match (pending, self.sweeps.next_due()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.pending.front().map(|(d, _)| *d),
+            self.sweeps.next_due(),
+            self.tune_until,
+            self.boot_until,
+            self.state.cw.as_ref().map(|c| c.end()),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
-    /// True unless the radio is in standby.
+    /// True unless the radio is in standby (or still booting).
     pub fn powered(&self) -> bool {
         self.state.powered
     }
 
-    /// True while transmitting.
+    /// True while the radio boots after a power-on from standby.
+    pub fn booting(&self) -> bool {
+        self.boot_until.is_some()
+    }
+
+    /// True while transmitting: the PTT is keyed or CW is being sent.
     pub fn ptt(&self) -> bool {
-        self.state.ptt
+        self.transmitting()
+    }
+
+    /// True while transmitting: the PTT is keyed or CW is being sent.
+    fn transmitting(&self) -> bool {
+        self.state.ptt || self.state.cw.is_some()
     }
 
     /// A copy of the whole state.
@@ -208,16 +260,25 @@ impl SimRig {
         self.state.clone()
     }
 
-    /// Moves the model's clock forward (never backwards) and settles timed state.
+    /// Moves the model's clock forward (never backwards) and settles timed state: the
+    /// end of a tune (broadcast `1C 01 01`), of a CW message, of booting.
     fn advance(&mut self, now: Duration) {
         if now > self.now {
             self.now = now;
         }
         if self.tune_until.is_some_and(|until| self.now >= until) {
             self.tune_until = None;
-            if self.state.tuner == 2 {
-                self.state.tuner = 1;
+            if self.state.tuner == commands_tx::TUNER_TUNING {
+                self.state.tuner = commands_tx::TUNER_ON;
+                self.announce(None, cmd::TX, vec![cmd::tx::TUNER, commands_tx::TUNER_ON]);
             }
+        }
+        if self.state.cw.as_ref().is_some_and(|c| c.end() <= self.now) {
+            self.state.cw = None;
+        }
+        if self.boot_until.is_some_and(|until| self.now >= until) {
+            self.boot_until = None;
+            self.set_power(true);
         }
     }
 
@@ -237,40 +298,27 @@ impl SimRig {
         }
     }
 
-    /// Standby: only power on, the power read and the ID read work.
-    fn standby(&mut self, frame: &Frame) -> Reply {
-        match (frame.cmd, frame.data.as_slice()) {
-            (0x18, []) => Reply::data(0x18, &[&[0x00]]),
-            (0x18, [0x01]) => {
-                self.set_power(true);
-                Reply::Ack
-            }
-            (0x19, [0x00]) => Reply::data(0x19, &[&[0x00, self.civ_addr()]]),
-            _ => Reply::Nak,
-        }
-    }
-
     /// Command 29: `29 <rx> <cmd> [<sub>] [<data>]`.
     fn cmd29(&mut self, data: &[u8], from: u8) -> Reply {
         if self.profile.cmd29.routes.is_empty() {
             return Reply::Nak;
         }
-        let (rx, cmd, rest) = match data {
-            [rx, cmd, rest @ ..] => (*rx, *cmd, rest),
+        let (rx, command, rest) = match data {
+            [rx, command, rest @ ..] => (*rx, *command, rest),
             _ => return Reply::Nak,
         };
         if usize::from(rx) >= self.receivers() {
             return Reply::Nak;
         }
-        let sub = if has_sub(cmd) {
+        let sub = if has_sub(command) {
             rest.first().copied()
         } else {
             None
         };
-        if !self.profile.uses_cmd29(cmd, sub) {
+        if !self.profile.uses_cmd29(command, sub) {
             return Reply::Nak;
         }
-        match self.exec(Target::Rx(rx), cmd, rest, from) {
+        match self.exec(Target::Rx(rx), command, rest, from) {
             Reply::Data(c, d) => {
                 let mut wrapped = Vec::with_capacity(d.len() + 2);
                 wrapped.push(rx);
@@ -283,40 +331,34 @@ impl SimRig {
     }
 
     /// Executes one (unwrapped) command.
-    fn exec(&mut self, target: Target, cmd: u8, data: &[u8], from: u8) -> Reply {
-        match cmd {
-            0x00 | 0x01 => Reply::Silent,
-            0x02 => self.cmd_band_edge(data),
-            0x03 => self.cmd_read_freq(data),
-            0x04 => self.cmd_read_mode(data),
-            0x05 => self.cmd_set_freq(data),
-            0x06 => self.cmd_set_mode(data),
-            0x07 => self.cmd_vfo(data),
-            0x0F => self.cmd_split(data),
-            0x10 => self.cmd_tuning_step(data),
-            0x11 => self.cmd_att(target, data),
-            0x14 => self.cmd_level(target, data),
-            0x15 => self.cmd_meter(target, data),
-            0x16 => self.cmd_function(target, data),
-            0x18 => self.cmd_power(data),
-            0x19 => self.cmd_id(data),
-            0x1A => self.cmd_1a(target, data),
-            0x1B => self.cmd_tone(target, data),
-            0x1C => self.cmd_1c(data),
-            0x21 => self.cmd_rit(data),
-            0x25 => self.cmd_sel_freq(data),
-            0x26 => self.cmd_sel_mode(data),
-            0x27 => self.cmd_scope(data, from),
+    fn exec(&mut self, target: Target, command: u8, data: &[u8], from: u8) -> Reply {
+        match command {
+            cmd::FREQ_NO_REPLY => self.cmd_freq_no_reply(data),
+            cmd::MODE_NO_REPLY => self.cmd_mode_no_reply(data),
+            cmd::BAND_EDGE => self.cmd_band_edge(data),
+            cmd::READ_FREQ => self.cmd_read_freq(data),
+            cmd::READ_MODE => self.cmd_read_mode(data),
+            cmd::SET_FREQ => self.cmd_set_freq(data),
+            cmd::SET_MODE => self.cmd_set_mode(data),
+            cmd::VFO => self.cmd_vfo(data),
+            cmd::SPLIT => self.cmd_split(data),
+            cmd::TUNING_STEP => self.cmd_tuning_step(data),
+            cmd::ATTENUATOR => self.cmd_att(target, data),
+            cmd::ANTENNA => self.cmd_antenna(target, data),
+            cmd::LEVEL => self.cmd_level(target, data),
+            cmd::METER => self.cmd_meter(target, data),
+            cmd::FUNCTION => self.cmd_function(target, data),
+            cmd::SEND_CW => self.cmd_send_cw(data),
+            cmd::POWER => self.cmd_power(data),
+            cmd::ID => self.cmd_id(data),
+            cmd::EXT => self.cmd_ext(target, data),
+            cmd::TONE => self.cmd_tone(target, data),
+            cmd::TX => self.cmd_tx(data),
+            cmd::RIT => self.cmd_rit(data),
+            cmd::SEL_FREQ => self.cmd_sel_freq(data),
+            cmd::SEL_MODE => self.cmd_sel_mode(data),
+            cmd::SCOPE => self.cmd_scope(data, from),
             _ => Reply::Nak,
-        }
-    }
-
-    /// Power on/off (standby keeps the state; PTT drops).
-    fn set_power(&mut self, on: bool) {
-        self.state.powered = on;
-        if !on {
-            self.state.ptt = false;
-            self.pending.clear();
         }
     }
 

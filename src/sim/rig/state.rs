@@ -4,8 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use std::time::Duration;
+
 use crate::profile::{Profile, VfoScheme};
 use crate::sim::audio_synth::{index_of_width, mode};
+use crate::wire::civ::cmd::{ext, function as func, level as lvl};
 
 /// One VFO: what the radio is tuned to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,8 +44,12 @@ pub struct ReceiverState {
     pub tone: [u8; 3],
     /// `1B 01` tone-squelch frequency, 3 BCD bytes.
     pub tsql: [u8; 3],
-    /// Other per-receiver `1A xx` one-byte settings (04, 09).
+    /// Other per-receiver `1A xx` one-byte settings (04 AGC time constant, 09 AF mute).
     pub settings_1a: BTreeMap<u8, u8>,
+    /// `12` antenna: 0 ANT1, 1 ANT2 (radios with antenna selection).
+    pub antenna: u8,
+    /// `12` RX antenna on.
+    pub rx_antenna: bool,
 }
 
 /// One band stacking register.
@@ -138,8 +145,12 @@ pub struct ScopeState {
 pub struct RigState {
     /// Powered on (false = standby).
     pub powered: bool,
-    /// Transmitting.
+    /// The PTT line is keyed (`1C 00 01` or the front panel); see also [`RigState::cw`].
     pub ptt: bool,
+    /// The PTT was keyed on the front panel (a remote session ending does not release it).
+    pub ptt_from_panel: bool,
+    /// CW being sent (`17`): the transmitter is keyed while it lasts.
+    pub cw: Option<CwKeying>,
     /// The receivers (1 or 2).
     pub receivers: Vec<ReceiverState>,
     /// Selected receiver (0 MAIN, 1 SUB).
@@ -174,6 +185,8 @@ pub struct RigState {
     pub tx_monitor: u8,
     /// `10` tuning step code.
     pub tuning_step: u8,
+    /// Seconds added to the simulated wall clock by writes of the date / time menu items.
+    pub clock_offset_s: i64,
     /// TX audio samples accepted while transmitting.
     pub tx_audio_samples: u64,
     /// TX audio samples dropped because PTT was off.
@@ -182,6 +195,32 @@ pub struct RigState {
 
 /// A copy of the state for tests and diagnostics.
 pub type RigSnapshot = RigState;
+
+/// CW being sent with `17`: the key-down intervals on the radio's clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CwKeying {
+    /// The text of this transmission: its messages, upper case.
+    pub text: String,
+    /// Key-down intervals `[start, end)` on the radio's clock, in order.
+    pub elements: Vec<(Duration, Duration)>,
+    /// When the message started, on the radio's clock.
+    pub start: Duration,
+    /// When it started on the RX audio clock (samples rendered so far).
+    pub audio_start: Duration,
+}
+
+impl CwKeying {
+    /// The end of the last element (the transmitter unkeys then).
+    pub fn end(&self) -> Duration {
+        self.elements.last().map_or(self.start, |e| e.1)
+    }
+
+    /// True if the key is down at `t` (radio clock).
+    pub fn key_down(&self, t: Duration) -> bool {
+        let i = self.elements.partition_point(|e| e.1 <= t);
+        self.elements.get(i).is_some_and(|e| e.0 <= t)
+    }
+}
 
 /// A (receiver, VFO) pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,55 +231,60 @@ pub(crate) struct Slot {
 
 /// Per-receiver `14 xx` levels and their defaults.
 pub(crate) const RX_LEVELS: &[(u8, u16)] = &[
-    (0x01, 128),
-    (0x02, 255),
-    (0x03, 0),
-    (0x05, 128),
-    (0x06, 128),
-    (0x07, 128),
-    (0x08, 128),
-    (0x0D, 128),
-    (0x12, 128),
-    (0x13, 128),
+    (lvl::AF, 128),
+    (lvl::RF_GAIN, 255),
+    (lvl::SQUELCH, 0),
+    (lvl::APF, 128),
+    (lvl::NR, 128),
+    (lvl::PBT_INNER, 128),
+    (lvl::PBT_OUTER, 128),
+    (lvl::NOTCH, 128),
+    (lvl::NB, 128),
+    (lvl::DIGI_SEL_SHIFT, 128),
 ];
 
 /// Global `14 xx` levels and their defaults.
 pub(crate) const GLOBAL_LEVELS: &[(u8, u16)] = &[
-    (0x09, 128),
-    (0x0A, 128),
-    (0x0B, 128),
-    (0x0C, 128),
-    (0x0E, 128),
-    (0x0F, 128),
-    (0x14, 128),
-    (0x15, 128),
-    (0x16, 128),
-    (0x17, 128),
+    (lvl::CW_PITCH, 128),
+    (lvl::RF_POWER, 128),
+    (lvl::MIC_GAIN, 128),
+    (lvl::KEY_SPEED, 128),
+    (lvl::COMP, 128),
+    (lvl::BREAK_IN_DELAY, 128),
+    (lvl::DRIVE, 128),
+    (lvl::MONITOR, 128),
+    (lvl::VOX, 128),
+    (lvl::ANTI_VOX, 128),
 ];
 
 /// `16 xx` functions: (sub, per receiver, largest value, default).
 pub(crate) const FUNCTIONS: &[(u8, bool, u8, u8)] = &[
-    (0x12, true, 3, 2),
-    (0x22, true, 1, 0),
-    (0x32, true, 3, 0),
-    (0x40, true, 1, 0),
-    (0x41, true, 1, 0),
-    (0x42, true, 1, 0),
-    (0x43, true, 1, 0),
-    (0x44, false, 1, 0),
-    (0x45, false, 1, 0),
-    (0x46, false, 1, 0),
-    (0x47, false, 2, 0),
-    (0x48, true, 1, 0),
-    (0x4E, true, 1, 0),
-    (0x4F, true, 1, 0),
-    (0x50, false, 1, 0),
-    (0x53, true, 1, 0),
-    (0x56, true, 1, 0),
-    (0x57, false, 2, 0),
-    (0x58, false, 2, 1),
-    (0x65, true, 1, 0),
+    (func::AGC, true, 3, 2),
+    (func::NB, true, 1, 0),
+    (func::APF, true, 3, 0),
+    (func::NR, true, 1, 0),
+    (func::AUTO_NOTCH, true, 1, 0),
+    (func::REPEATER_TONE, true, 1, 0),
+    (func::TSQL, true, 1, 0),
+    (func::COMP, false, 1, 0),
+    (func::MONITOR, false, 1, 0),
+    (func::VOX, false, 1, 0),
+    (func::BREAK_IN, false, 2, 0),
+    (func::MANUAL_NOTCH, true, 1, 0),
+    (func::DIGI_SEL, true, 1, 0),
+    (func::TWIN_PEAK, true, 1, 0),
+    (func::DIAL_LOCK, false, 1, 0),
+    (func::RX_ANTENNA, true, 1, 0),
+    (func::DSP_FILTER_TYPE, true, 1, 0),
+    (func::NOTCH_WIDTH, false, 2, 0),
+    (func::SSB_TX_BANDWIDTH, false, 2, 1),
+    (func::IP_PLUS, true, 1, 0),
 ];
+
+/// The smallest value of a `16 xx` function (AGC is 1 fast, 2 mid, 3 slow).
+pub(crate) fn function_min(sub: u8) -> u8 {
+    u8::from(sub == func::AGC)
+}
 
 /// The mode a radio uses by default at `hz`: WFM on the FM broadcast band, AM on the
 /// airband, FM on VHF/UHF, LSB below 10 MHz, else USB (if the radio has it).
@@ -302,7 +346,7 @@ fn start_vfo(profile: &Profile, prefer: &[&str], nth: usize) -> VfoState {
 
 impl RigState {
     /// The power-on state of a radio described by `profile`.
-    pub fn new(profile: &Profile, transceive: bool) -> RigState {
+    pub fn new(profile: &Profile, transceive: bool, powered: bool) -> RigState {
         let main = start_vfo(profile, &["20m", "2m"], 0);
         let other = start_vfo(profile, &["40m", "70cm"], 1);
         let ab = profile.vfo.scheme == VfoScheme::Ab;
@@ -318,7 +362,7 @@ impl RigState {
                     preamp: 0,
                     levels: RX_LEVELS
                         .iter()
-                        .map(|&(k, v)| (k, if k == 0x03 && fm { 60 } else { v }))
+                        .map(|&(k, v)| (k, if k == lvl::SQUELCH && fm { 60 } else { v }))
                         .collect(),
                     functions: FUNCTIONS
                         .iter()
@@ -328,7 +372,11 @@ impl RigState {
                     widths: BTreeMap::new(),
                     tone: [0x00, 0x88, 0x05],
                     tsql: [0x00, 0x88, 0x05],
-                    settings_1a: [(0x04, 0), (0x09, 0)].into_iter().collect(),
+                    settings_1a: [(ext::AGC_TIME, 0), (ext::AF_MUTE, 0)]
+                        .into_iter()
+                        .collect(),
+                    antenna: 0,
+                    rx_antenna: false,
                 }
             })
             .collect();
@@ -349,8 +397,10 @@ impl RigState {
             })
             .collect();
         RigState {
-            powered: true,
+            powered,
             ptt: false,
+            ptt_from_panel: false,
+            cw: None,
             receivers,
             selected_rx: 0,
             split: false,
@@ -381,6 +431,7 @@ impl RigState {
             xfc: 0,
             tx_monitor: 0,
             tuning_step: 0,
+            clock_offset_s: 0,
             tx_audio_samples: 0,
             tx_audio_dropped: 0,
         }
@@ -444,7 +495,34 @@ impl RigState {
 
     /// RF power level 0..255.
     pub fn rf_power(&self) -> u16 {
-        self.levels.get(&0x0A).copied().unwrap_or(128)
+        self.level(lvl::RF_POWER)
+    }
+
+    /// A transceiver-global level, or its default.
+    pub fn level(&self, sub: u8) -> u16 {
+        self.levels
+            .get(&sub)
+            .copied()
+            .or_else(|| GLOBAL_LEVELS.iter().find(|l| l.0 == sub).map(|l| l.1))
+            .unwrap_or(128)
+    }
+
+    /// A per-receiver function's value, or its default.
+    pub fn rx_function(&self, rx: usize, sub: u8) -> u8 {
+        self.receivers
+            .get(rx)
+            .and_then(|r| r.functions.get(&sub).copied())
+            .or_else(|| FUNCTIONS.iter().find(|f| f.0 == sub).map(|f| f.3))
+            .unwrap_or(0)
+    }
+
+    /// A transceiver-global function's value, or its default.
+    pub fn function(&self, sub: u8) -> u8 {
+        self.functions
+            .get(&sub)
+            .copied()
+            .or_else(|| FUNCTIONS.iter().find(|f| f.0 == sub).map(|f| f.3))
+            .unwrap_or(0)
     }
 
     /// A per-receiver level, or its default.
@@ -458,7 +536,13 @@ impl RigState {
 
     /// CW pitch in Hz from the `14 09` level (spec §4.5).
     pub fn cw_pitch_hz(&self) -> f32 {
-        let raw = f32::from(self.levels.get(&0x09).copied().unwrap_or(128));
+        let raw = f32::from(self.level(lvl::CW_PITCH));
         ((600.0 / 255.0 * raw + 300.0) / 5.0).round() * 5.0
+    }
+
+    /// CW key speed in WPM from the `14 0C` level (spec §4.5: `round(raw/6.071 + 6)`).
+    pub fn cw_wpm(&self) -> u32 {
+        let raw = f64::from(self.level(lvl::KEY_SPEED).min(255));
+        (raw / 6.071 + 6.0).round().clamp(6.0, 48.0) as u32
     }
 }

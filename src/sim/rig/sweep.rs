@@ -14,6 +14,7 @@ use crate::sim::band::{SignalKind, SignalSample};
 use crate::sim::rng::hash3;
 use crate::sim::spectrum::SweepRequest;
 use crate::wire::civ::Frame;
+use crate::wire::civ::cmd::{self, scope};
 
 /// Next sweep time per receiver (`None` = not sweeping).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -153,10 +154,12 @@ impl SimRig {
         }
     }
 
-    /// The radio's own transmission as the scope sees it (while PTT on `rx`).
-    fn tx_signal(&self, rx: usize) -> Option<SignalSample> {
+    /// The radio's own transmission as the scope sees it at `t` (while PTT on `rx`, or
+    /// while the CW key is down).
+    fn tx_signal(&self, rx: usize, t: Duration) -> Option<SignalSample> {
         let slot = self.tx_slot();
-        if !self.state.ptt || slot.rx != rx {
+        let carrier = self.state.ptt || self.cw_key_down(t);
+        if !carrier || slot.rx != rx {
             return None;
         }
         let v = self.state.vfo(slot)?;
@@ -184,7 +187,8 @@ impl SimRig {
         let w = self.sweep_window(rx);
         let rxb = rx as u8;
         let mut data = Vec::with_capacity(16 + usize::from(self.profile.scope.pixels));
-        data.extend_from_slice(&[0x00, rxb, 0x01, 0x01, w.mode]);
+        // one frame per sweep on LAN: sequence 1 of 1
+        data.extend_from_slice(&[scope::WAVE, rxb, 0x01, 0x01, w.mode]);
         data.extend_from_slice(&freq_bytes(w.f1));
         data.extend_from_slice(&freq_bytes(w.f2));
         data.push(u8::from(w.out_of_range));
@@ -210,7 +214,7 @@ impl SimRig {
                         .map_or(0.0, |r| f32::from(r.ref_tenths_db) / 10.0),
                     texture_seed: hash3(self.cfg.seed, rx as u64, due.as_nanos() as u64),
                 };
-                let extra: Vec<SignalSample> = self.tx_signal(rx).into_iter().collect();
+                let extra: Vec<SignalSample> = self.tx_signal(rx, due).into_iter().collect();
                 let start = data.len();
                 self.spectrum.render(&self.band, &req, &extra, &mut data);
                 if let (Some(h), Some(px)) = (self.held.get_mut(rx), data.get(start..)) {
@@ -219,6 +223,11 @@ impl SimRig {
                 }
             }
         }
-        Frame::new(self.state.scope.controller, self.civ_addr(), 0x27, &data)
+        Frame::new(
+            self.state.scope.controller,
+            self.civ_addr(),
+            cmd::SCOPE,
+            &data,
+        )
     }
 }

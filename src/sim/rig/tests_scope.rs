@@ -3,19 +3,21 @@
 
 use std::time::Duration;
 
+use crate::sim::audio_synth::mode;
 use crate::sim::band::Band;
 use crate::sim::frontend::Frontend;
 use crate::sim::rig::{SimRig, SimRigConfig};
 use crate::sim::spectrum::{Spectrum, SweepRequest};
 use crate::sim::testutil::{ack, fb, nak, profile, read, rig};
-use crate::wire::civ::{Frame, bcd_to_freq};
+use crate::wire::civ::cmd::{self, meter, power, scope, tx};
+use crate::wire::civ::{BROADCAST, Frame, PREAMBLE, TERMINATOR, bcd_to_freq};
 
 fn secs(t: f64) -> Duration {
     Duration::from_secs_f64(t)
 }
 
 fn output_on(r: &mut SimRig, from: u8, t: f64) {
-    let f = Frame::new(r.civ_addr(), from, 0x27, &[0x11, 0x01]);
+    let f = Frame::new(r.civ_addr(), from, cmd::SCOPE, &[scope::OUTPUT, 0x01]);
     let rep = r.handle(&f, secs(t));
     assert!(rep.len() == 1 && rep[0].is_ack(), "{rep:?}");
 }
@@ -45,13 +47,13 @@ fn sweep_frame_layout_matches_the_lan_single_frame_format() {
     ] {
         let mut r = rig(id);
         assert_eq!(
-            read(&mut r, 0x27, &[0x10]),
-            vec![0x10, 0x01],
+            read(&mut r, cmd::SCOPE, &[scope::DISPLAY]),
+            vec![scope::DISPLAY, 0x01],
             "{id}: display on"
         );
         assert_eq!(
-            read(&mut r, 0x27, &[0x11]),
-            vec![0x11, 0x00],
+            read(&mut r, cmd::SCOPE, &[scope::OUTPUT]),
+            vec![scope::OUTPUT, 0x00],
             "{id}: output off"
         );
         assert!(
@@ -67,7 +69,14 @@ fn sweep_frame_layout_matches_the_lan_single_frame_format() {
         assert_eq!(b.len(), len, "{id}");
         assert_eq!(
             &b[..6],
-            &[0xFE, 0xFE, 0xE1, r.civ_addr(), 0x27, 0x00],
+            &[
+                PREAMBLE,
+                PREAMBLE,
+                0xE1,
+                r.civ_addr(),
+                cmd::SCOPE,
+                scope::WAVE
+            ],
             "{id}"
         );
         assert_eq!(
@@ -86,15 +95,15 @@ fn sweep_frame_layout_matches_the_lan_single_frame_format() {
             "{id}: f2 = ±25 kHz"
         );
         assert_eq!(b[20], 0x00, "{id}: in range");
-        assert_eq!(b[len - 1], 0xFD);
+        assert_eq!(b[len - 1], TERMINATOR);
         let px = &b[21..len - 1];
         assert!(px.iter().all(|&p| p <= amp), "{id}");
         assert!(px.iter().any(|&p| p > 0), "{id}");
         assert!(Frame::parse(&b).is_ok());
     }
     let mut r = rig("ic7100");
-    nak(&mut r, 0x27, &[0x10]);
-    nak(&mut r, 0x27, &[0x11, 0x01]);
+    nak(&mut r, cmd::SCOPE, &[scope::DISPLAY]);
+    nak(&mut r, cmd::SCOPE, &[scope::OUTPUT, 0x01]);
 }
 
 #[test]
@@ -103,8 +112,11 @@ fn sweep_rate_and_speed() {
     output_on(&mut r, 0xE0, 1.0);
     let n = sweeps_between(&mut r, 1.0, 2.0).len();
     assert!((30..=31).contains(&n), "fast: {n}/s");
-    ack(&mut r, 0x27, &[0x1A, 0x00, 0x01]);
-    assert_eq!(read(&mut r, 0x27, &[0x1A, 0x00]), vec![0x1A, 0x00, 0x01]);
+    ack(&mut r, cmd::SCOPE, &[scope::SPEED, 0x00, 0x01]);
+    assert_eq!(
+        read(&mut r, cmd::SCOPE, &[scope::SPEED, 0x00]),
+        vec![scope::SPEED, 0x00, 0x01]
+    );
     let n = sweeps_between(&mut r, 3.0, 4.0).len();
     assert!((14..=16).contains(&n), "mid: {n}/s");
     let cfg = SimRigConfig {
@@ -118,7 +130,7 @@ fn sweep_rate_and_speed() {
     // a late poll does not burst
     assert_eq!(r.poll(secs(30.0)).len(), 1);
     // display off stops the flow
-    ack(&mut r, 0x27, &[0x10, 0x00]);
+    ack(&mut r, cmd::SCOPE, &[scope::DISPLAY, 0x00]);
     assert!(r.poll(secs(31.0)).is_empty());
     assert_eq!(r.next_due(), None);
 }
@@ -128,7 +140,7 @@ fn dual_scope_sends_both_receivers() {
     for id in ["ic7610", "ic9700"] {
         let mut r = rig(id);
         let sub = r.snapshot().receivers[1].vfo[0].freq_hz;
-        ack(&mut r, 0x27, &[0x13, 0x01]);
+        ack(&mut r, cmd::SCOPE, &[scope::DUAL, 0x01]);
         output_on(&mut r, 0xE0, 1.0);
         let s = sweeps_between(&mut r, 1.0, 1.5);
         let main_n = s.iter().filter(|f| f.data[1] == 0).count();
@@ -141,16 +153,19 @@ fn dual_scope_sends_both_receivers() {
             "{id}: SUB centre"
         );
         // single scope showing SUB
-        ack(&mut r, 0x27, &[0x13, 0x00]);
-        ack(&mut r, 0x27, &[0x12, 0x01]);
-        assert_eq!(read(&mut r, 0x27, &[0x12]), vec![0x12, 0x01]);
+        ack(&mut r, cmd::SCOPE, &[scope::DUAL, 0x00]);
+        ack(&mut r, cmd::SCOPE, &[scope::RECEIVER, 0x01]);
+        assert_eq!(
+            read(&mut r, cmd::SCOPE, &[scope::RECEIVER]),
+            vec![scope::RECEIVER, 0x01]
+        );
         let s = sweeps_between(&mut r, 2.0, 2.5);
         assert!(!s.is_empty() && s.iter().all(|f| f.data[1] == 1), "{id}");
     }
     let mut r = rig("ic705");
-    nak(&mut r, 0x27, &[0x13, 0x01]);
-    nak(&mut r, 0x27, &[0x12, 0x01]);
-    nak(&mut r, 0x27, &[0x14, 0x01, 0x00]);
+    nak(&mut r, cmd::SCOPE, &[scope::DUAL, 0x01]);
+    nak(&mut r, cmd::SCOPE, &[scope::RECEIVER, 0x01]);
+    nak(&mut r, cmd::SCOPE, &[scope::MODE, 0x01, 0x00]);
 }
 
 #[test]
@@ -158,53 +173,71 @@ fn fixed_edges_span_presets_and_out_of_range() {
     let mut r = rig("ic7610");
     output_on(&mut r, 0xE0, 0.0);
     assert_eq!(
-        read(&mut r, 0x27, &[0x14]),
-        vec![0x14, 0x00, 0x00],
+        read(&mut r, cmd::SCOPE, &[scope::MODE]),
+        vec![scope::MODE, 0x00, 0x00],
         "read without rx"
     );
-    ack(&mut r, 0x27, &[0x14, 0x00, 0x01]);
-    assert_eq!(read(&mut r, 0x27, &[0x14, 0x00]), vec![0x14, 0x00, 0x01]);
+    ack(&mut r, cmd::SCOPE, &[scope::MODE, 0x00, 0x01]);
+    assert_eq!(
+        read(&mut r, cmd::SCOPE, &[scope::MODE, 0x00]),
+        vec![scope::MODE, 0x00, 0x01]
+    );
     let s = r.poll(secs(1.0));
     assert_eq!(s[0].data[4], 0x01, "fixed mode byte");
     // 20 m is the 6th band of the IC-7610: edge 1 = the whole band
     assert_eq!(bcd_to_freq(&s[0].data[5..10]).unwrap(), 14_000_000);
     assert_eq!(bcd_to_freq(&s[0].data[10..15]).unwrap(), 14_350_000);
-    let mut set = vec![0x1E, 0x06, 0x02];
+    let mut set = vec![scope::FIXED_EDGES, 0x06, 0x02];
     set.extend_from_slice(&fb(14_100_000));
     set.extend_from_slice(&fb(14_200_000));
-    ack(&mut r, 0x27, &set);
-    assert_eq!(read(&mut r, 0x27, &[0x1E, 0x06, 0x02]), set);
-    ack(&mut r, 0x27, &[0x16, 0x00, 0x02]);
+    ack(&mut r, cmd::SCOPE, &set);
+    assert_eq!(
+        read(&mut r, cmd::SCOPE, &[scope::FIXED_EDGES, 0x06, 0x02]),
+        set
+    );
+    ack(&mut r, cmd::SCOPE, &[scope::EDGE, 0x00, 0x02]);
     let s = r.poll(secs(2.0));
     assert_eq!(bcd_to_freq(&s[0].data[5..10]).unwrap(), 14_100_000);
     assert_eq!(bcd_to_freq(&s[0].data[10..15]).unwrap(), 14_200_000);
-    nak(&mut r, 0x27, &[0x16, 0x00, 0x05]);
-    let mut bad = vec![0x1E, 0x06, 0x02];
+    nak(&mut r, cmd::SCOPE, &[scope::EDGE, 0x00, 0x05]);
+    let mut bad = vec![scope::FIXED_EDGES, 0x06, 0x02];
     bad.extend_from_slice(&fb(14_200_000));
     bad.extend_from_slice(&fb(14_100_000));
-    nak(&mut r, 0x27, &bad);
-    nak(&mut r, 0x27, &[0x1E, 0x42, 0x01]);
+    nak(&mut r, cmd::SCOPE, &bad);
+    nak(&mut r, cmd::SCOPE, &[scope::FIXED_EDGES, 0x42, 0x01]);
     // span presets
     assert_eq!(
-        read(&mut r, 0x27, &[0x15]),
+        read(&mut r, cmd::SCOPE, &[scope::SPAN]),
         [&[0x15u8, 0x00][..], &fb(25_000)].concat()
     );
-    ack(&mut r, 0x27, &[&[0x15u8, 0x01][..], &fb(2_500)].concat());
+    ack(
+        &mut r,
+        cmd::SCOPE,
+        &[&[0x15u8, 0x01][..], &fb(2_500)].concat(),
+    );
     assert_eq!(
-        read(&mut r, 0x27, &[0x15, 0x01]),
+        read(&mut r, cmd::SCOPE, &[scope::SPAN, 0x01]),
         [&[0x15u8, 0x01][..], &fb(2_500)].concat()
     );
-    nak(&mut r, 0x27, &[&[0x15u8, 0x00][..], &fb(30_000)].concat());
-    nak(&mut r, 0x27, &[0x15, 0x00, 0x00]);
+    nak(
+        &mut r,
+        cmd::SCOPE,
+        &[&[0x15u8, 0x00][..], &fb(30_000)].concat(),
+    );
+    nak(&mut r, cmd::SCOPE, &[scope::SPAN, 0x00, 0x00]);
     // out of range: ±500 kHz at the bottom of 2 m on the IC-9700
     let mut r = rig("ic9700");
     output_on(&mut r, 0xE0, 0.0);
-    ack(&mut r, 0x05, &fb(144_100_000));
-    ack(&mut r, 0x27, &[&[0x15u8, 0x00][..], &fb(500_000)].concat());
+    ack(&mut r, cmd::SET_FREQ, &fb(144_100_000));
+    ack(
+        &mut r,
+        cmd::SCOPE,
+        &[&[0x15u8, 0x00][..], &fb(500_000)].concat(),
+    );
     let s = r.poll(secs(1.0));
     assert_eq!(s[0].data[15], 0x01, "oor");
     assert_eq!(s[0].emit().len(), 22, "no pixels");
-    ack(&mut r, 0x05, &fb(145_000_000));
+    ack(&mut r, cmd::SET_FREQ, &fb(145_000_000));
     let s = r.poll(secs(2.0));
     assert_eq!(s[0].data[15], 0x00);
     assert_eq!(s[0].emit().len(), 497);
@@ -213,36 +246,57 @@ fn fixed_edges_span_presets_and_out_of_range() {
 #[test]
 fn reference_level_hold_and_stored_settings() {
     let mut r = rig("ic705");
-    ack(&mut r, 0x27, &[0x19, 0x00, 0x05, 0x00, 0x01]);
+    ack(
+        &mut r,
+        cmd::SCOPE,
+        &[scope::REF_LEVEL, 0x00, 0x05, 0x00, 0x01],
+    );
     assert_eq!(
-        read(&mut r, 0x27, &[0x19, 0x00]),
-        vec![0x19, 0x00, 0x05, 0x00, 0x01]
+        read(&mut r, cmd::SCOPE, &[scope::REF_LEVEL, 0x00]),
+        vec![scope::REF_LEVEL, 0x00, 0x05, 0x00, 0x01]
     );
     assert_eq!(r.snapshot().scope.rx[0].ref_tenths_db, -50);
-    ack(&mut r, 0x27, &[0x19, 0x00, 0x10, 0x00, 0x00]);
-    nak(&mut r, 0x27, &[0x19, 0x00, 0x10, 0x50, 0x00]); // +10.5
-    nak(&mut r, 0x27, &[0x19, 0x00, 0x01, 0x30, 0x00]); // not a 0.5 step
-    for sub in [0x1C, 0x1D, 0x1F] {
-        ack(&mut r, 0x27, &[sub, 0x00, 0x01]);
-        assert_eq!(read(&mut r, 0x27, &[sub]), vec![sub, 0x00, 0x01]);
+    ack(
+        &mut r,
+        cmd::SCOPE,
+        &[scope::REF_LEVEL, 0x00, 0x10, 0x00, 0x00],
+    );
+    nak(
+        &mut r,
+        cmd::SCOPE,
+        &[scope::REF_LEVEL, 0x00, 0x10, 0x50, 0x00],
+    ); // +10.5
+    nak(
+        &mut r,
+        cmd::SCOPE,
+        &[scope::REF_LEVEL, 0x00, 0x01, 0x30, 0x00],
+    ); // not a 0.5 step
+    for sub in [scope::CENTER_TYPE, scope::VBW, scope::RBW] {
+        ack(&mut r, cmd::SCOPE, &[sub, 0x00, 0x01]);
+        assert_eq!(read(&mut r, cmd::SCOPE, &[sub]), vec![sub, 0x00, 0x01]);
     }
-    ack(&mut r, 0x27, &[0x1B, 0x01]);
-    assert_eq!(read(&mut r, 0x27, &[0x1B]), vec![0x1B, 0x01]);
+    ack(&mut r, cmd::SCOPE, &[scope::DURING_TX, 0x01]);
+    assert_eq!(
+        read(&mut r, cmd::SCOPE, &[scope::DURING_TX]),
+        vec![scope::DURING_TX, 0x01]
+    );
     // hold freezes the picture
     output_on(&mut r, 0xE0, 0.0);
     let a = r.poll(secs(0.0));
     let b = r.poll(secs(0.5));
     assert_ne!(pixels(&a[0]), pixels(&b[0]), "the band moves");
-    ack(&mut r, 0x27, &[0x17, 0x00, 0x01]);
+    ack(&mut r, cmd::SCOPE, &[scope::HOLD, 0x00, 0x01]);
     let c = r.poll(secs(1.0));
     let d = r.poll(secs(2.0));
     assert_eq!(pixels(&c[0]), pixels(&b[0]));
     assert_eq!(pixels(&d[0]), pixels(&b[0]));
-    // standby stops sweeps, power on brings them back
-    ack(&mut r, 0x18, &[0x00]);
-    assert!(r.poll(secs(3.0)).is_empty());
+    // standby stops sweeps (its last word is the `18 00` broadcast), power on brings
+    // them back
+    ack(&mut r, cmd::POWER, &[power::OFF]);
+    let last = Frame::new(BROADCAST, r.civ_addr(), cmd::POWER, &[power::OFF]);
+    assert_eq!(r.poll(secs(3.0)), vec![last]);
     assert_eq!(r.next_due(), None);
-    ack(&mut r, 0x18, &[0x01]);
+    ack(&mut r, cmd::POWER, &[power::ON]);
     assert_eq!(r.poll(secs(4.0)).len(), 1);
 }
 
@@ -283,7 +337,7 @@ fn every_band_default_view_shows_activity() {
             .collect();
         let mut t = 1.0;
         for (name, hz) in bands {
-            ack(&mut r, 0x05, &fb(hz));
+            ack(&mut r, cmd::SET_FREQ, &fb(hz));
             let mut best = 0;
             for _ in 0..8 {
                 t += 2.5;
@@ -339,9 +393,20 @@ fn extreme_times_and_rates_do_not_panic() {
         // the clock saturates there: at most one sweep per poll, no panic
         assert!(r.poll(Duration::MAX).len() <= 1);
         assert!(r.poll(Duration::MAX).len() <= 1);
-        let f = Frame::new(0x98, 0xE0, 0x1C, &[0x01, 0x02]);
+        let f = Frame::new(0x98, 0xE0, cmd::TX, &[tx::TUNER, 0x02]);
         assert_eq!(r.handle(&f, Duration::MAX).len(), 1);
-        let f = Frame::new(0x98, 0xE0, 0x15, &[0x02]);
+        let f = Frame::new(0x98, 0xE0, cmd::METER, &[meter::S_METER]);
         assert_eq!(r.handle(&f, Duration::MAX).len(), 1);
+        // CW keyed at the end of time saturates instead of overflowing
+        for f in [
+            Frame::new(0x98, 0xE0, cmd::SET_MODE, &[mode::CW, 0x01]),
+            Frame::new(0x98, 0xE0, cmd::SEND_CW, b"PARIS PARIS"),
+            Frame::new(0x98, 0xE0, cmd::SEND_CW, b"PARIS"),
+        ] {
+            assert_eq!(r.handle(&f, Duration::MAX).len(), 1);
+        }
+        let mut pcm = vec![0i16; 960];
+        r.render_audio(&mut pcm, 1, 48_000);
+        let _ = r.poll(Duration::MAX);
     }
 }

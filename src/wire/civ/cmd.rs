@@ -93,6 +93,8 @@ pub mod level {
     pub const RF_GAIN: u8 = 0x02;
     /// Squelch.
     pub const SQUELCH: u8 = 0x03;
+    /// Audio peak filter level.
+    pub const APF: u8 = 0x05;
     /// Noise reduction level.
     pub const NR: u8 = 0x06;
     /// Twin PBT inner.
@@ -209,8 +211,18 @@ pub mod ext {
     pub const MENU: u8 = 0x05;
     /// DATA mode: `1A 06 <data> [<filter>]`.
     pub const DATA_MODE: u8 = 0x06;
+    /// AF mute of a receiver (IC-7610: a command-29 route).
+    pub const AF_MUTE: u8 = 0x09;
     /// Band-stack register "latest" (the first of three).
     pub const BSR_LATEST: u8 = 0x01;
+}
+
+/// Sub-commands of [`TONE`] (`1B`): 3 BCD bytes follow (`00 88 05` = 88.5 Hz).
+pub mod tone {
+    /// Repeater tone frequency.
+    pub const REPEATER: u8 = 0x00;
+    /// Tone-squelch (TSQL) frequency.
+    pub const TSQL: u8 = 0x01;
 }
 
 /// Sub-commands of [`TX`] (`1C`).
@@ -269,6 +281,31 @@ pub mod scope {
     pub const FIXED_EDGES: u8 = 0x1E;
     /// RBW.
     pub const RBW: u8 = 0x1F;
+}
+
+/// Data bytes of [`POWER`] (`18`).
+pub mod power {
+    /// Switch off (to standby).
+    pub const OFF: u8 = 0x00;
+    /// Switch on (wakes a radio in standby).
+    pub const ON: u8 = 0x01;
+}
+
+/// First data byte of [`SEL_FREQ`] (`25`) and [`SEL_MODE`] (`26`): which receiver / VFO.
+pub mod sel {
+    /// The selected receiver / VFO.
+    pub const SELECTED: u8 = 0x00;
+    /// The unselected receiver / VFO.
+    pub const UNSELECTED: u8 = 0x01;
+}
+
+/// Sub-commands of [`ANTENNA`] (`12`): the antenna; the optional data byte is the RX
+/// antenna (00 off, 01 on).
+pub mod antenna {
+    /// ANT1.
+    pub const ANT1: u8 = 0x00;
+    /// ANT2.
+    pub const ANT2: u8 = 0x01;
 }
 
 /// Sub-command of [`ID`] (`19`): read the transceiver id.
