@@ -442,3 +442,37 @@ fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
     assert_eq!(e.code, ErrorCode::RadioRejected, "{e}");
     radio.shutdown();
 }
+
+#[test]
+fn a_radio_already_in_standby_is_reported_off_and_can_be_switched_on() {
+    // regression (independent implementations): a radio in standby grants the streams but
+    // sends no CI-V; rigweb stayed "connecting" with made-up frequencies for good and
+    // power-on answered radio_unavailable
+    let mut c = sim_config("ic9700");
+    c.rig.start_in_standby = true;
+    c.rig.boot_time = Duration::from_millis(300);
+    let sim = rigweb::sim::server::start(c).expect("simulator starts");
+    let radio = start_radio("ic9700", &sim);
+    assert!(
+        wait_for(Duration::from_secs(10), || radio.store().read(|c| c
+            .detail
+            .status
+            .as_str()
+            == "powered_off")),
+        "{:?}",
+        radio.store().read(|c| c.detail.clone())
+    );
+    let st = radio.store().read(|c| c.clone());
+    assert_eq!(st.radio.power_on, Some(false));
+    assert_eq!(st.radio.main.freq_hz, None, "no made-up frequency");
+    assert!(!st.connection.radio_ready);
+    radio
+        .execute(Command::Power(true))
+        .expect("power on wakes the radio");
+    assert!(sim.snapshot().unwrap().powered);
+    wait_ready(&radio, READY);
+    let st = radio.store().read(|c| c.clone());
+    assert_eq!(st.radio.power_on, Some(true));
+    assert_eq!(st.radio.main.freq_hz, Some(freq(&sim, 0)));
+    radio.shutdown();
+}

@@ -25,6 +25,9 @@ pub struct CivClientConfig {
     /// A recovery that brings data back within this time is not reported (a radio
     /// that sends nothing between replies answers the first OpenClose at once).
     pub quiet_recovery: Duration,
+    /// No data-path packet at all this long after the first OpenClose(open): the radio
+    /// is reported silent (a radio in standby grants the streams but sends no CI-V).
+    pub silent_after: Duration,
 }
 
 impl Default for CivClientConfig {
@@ -35,6 +38,7 @@ impl Default for CivClientConfig {
             data_watchdog: Duration::from_secs(2),
             fast_recovery: Duration::from_secs(2),
             quiet_recovery: Duration::from_millis(500),
+            silent_after: Duration::from_secs(3),
         }
     }
 }
@@ -54,6 +58,10 @@ pub enum CivEvent {
     Unreachable,
     /// The radio sent DISCONNECT on the CI-V port.
     Disconnected,
+    /// The port is up but the radio has sent nothing on it since the stream was opened
+    /// (standby); frames can be sent (a power-on), [`CivEvent::Opened`] follows when data
+    /// flows.
+    Silent,
 }
 
 /// The CI-V session of one connection.
@@ -66,6 +74,9 @@ pub struct CivClient {
     /// CI-V data arrived since the last OpenClose(open) was first sent.
     data_seen: bool,
     open_sent: Option<Instant>,
+    /// When the first OpenClose(open) of this session went out (for [`CivEvent::Silent`]).
+    first_open: Option<Instant>,
+    silent_reported: bool,
     recovering_since: Option<Instant>,
     recovery_reported: bool,
     next_open: Option<Instant>,
@@ -89,6 +100,8 @@ impl CivClient {
             opened: false,
             data_seen: false,
             open_sent: None,
+            first_open: None,
+            silent_reported: false,
             recovering_since: None,
             recovery_reported: false,
             next_open: None,
@@ -172,6 +185,7 @@ impl CivClient {
                 self.data_seen = false;
                 self.send_openclose(true, now, out);
                 self.open_sent = Some(now);
+                self.first_open.get_or_insert(now);
                 self.next_open = Some(now + self.cfg.open_retry);
             }
             Step::Unreachable => self.events.push(CivEvent::Unreachable),
@@ -224,6 +238,19 @@ impl CivClient {
             self.opened = true;
             self.events.push(CivEvent::Opened);
         }
+        if !self.opened
+            && !self.silent_reported
+            && let Some(t) = self.first_open
+            && last_data <= t
+            && now >= t + self.cfg.silent_after
+        {
+            log::info!(
+                "CI-V: the radio has sent nothing for {:?} since the stream opened (standby?)",
+                self.cfg.silent_after
+            );
+            self.silent_reported = true;
+            self.events.push(CivEvent::Silent);
+        }
         if self.opened
             && self.recovering_since.is_none()
             && now.saturating_duration_since(last_data) >= self.cfg.data_watchdog
@@ -275,6 +302,12 @@ impl CivClient {
             && !self.recovery_reported
         {
             t = t.min(since + self.cfg.quiet_recovery);
+        }
+        if let Some(first) = self.first_open
+            && !self.opened
+            && !self.silent_reported
+        {
+            t = t.min(first + self.cfg.silent_after);
         }
         if self.opened
             && self.recovering_since.is_none()

@@ -107,8 +107,10 @@ pub enum LinkEvent {
     },
     /// The CI-V data watchdog fired (no data for 2 s).
     CivRecovering,
-    /// CI-V data flows again.
+    /// CI-V data flows again (also: data after a silent start).
     CivRecovered,
+    /// The CI-V stream is up but the radio has sent nothing on it: it is in standby.
+    Standby,
     /// The audio stream is up.
     AudioReady,
     /// A connection attempt failed; `message` says why in words a user can act on.

@@ -45,6 +45,7 @@ pub(super) enum PortReport {
     CivOpened,
     CivRecovering,
     CivRecovered,
+    CivSilent,
     CivLost,
     AudioReady,
     AudioLost,
@@ -303,6 +304,7 @@ impl PortRole for CivRole {
                 CivEvent::Opened => report(&self.to_sup, PortReport::CivOpened),
                 CivEvent::Recovering => report(&self.to_sup, PortReport::CivRecovering),
                 CivEvent::Recovered => report(&self.to_sup, PortReport::CivRecovered),
+                CivEvent::Silent => report(&self.to_sup, PortReport::CivSilent),
                 CivEvent::Unreachable | CivEvent::Disconnected => {
                     report(&self.to_sup, PortReport::CivLost)
                 }

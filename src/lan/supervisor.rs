@@ -112,6 +112,10 @@ impl Supervisor {
         }
     }
 
+    fn state(&self) -> LinkState {
+        self.shared.status.lock().state.clone()
+    }
+
     fn emit(&self, e: LinkEvent) {
         if let LinkEvent::Failed { message, .. } = &e {
             self.shared.status.lock().last_error = Some(message.clone());
@@ -323,13 +327,26 @@ impl Supervisor {
     fn port_report(&mut self, r: PortReport, now: Instant, out: &mut Vec<Vec<u8>>) {
         match r {
             PortReport::CivOpened => {
-                if self.phase == Phase::Up {
+                if self.phase == Phase::Up && self.state() == LinkState::Ready {
+                    // data after a silent start (the radio was switched on)
+                    self.emit(LinkEvent::CivRecovered);
+                } else if self.phase == Phase::Up {
                     self.attempt = 0;
                     self.shared.status.lock().connects += 1;
                     self.set_state(LinkState::Ready);
                     log::info!("radio link ready");
                 }
             }
+            PortReport::CivSilent if self.phase == Phase::Up => {
+                // the radio grants the streams but says nothing: it is in standby. The
+                // link is usable (a power-on can be sent); data will follow.
+                self.attempt = 0;
+                self.shared.status.lock().connects += 1;
+                self.emit(LinkEvent::Standby);
+                self.set_state(LinkState::Ready);
+                log::info!("radio link ready; the radio is silent (standby)");
+            }
+            PortReport::CivSilent => {}
             PortReport::CivRecovering => self.emit(LinkEvent::CivRecovering),
             PortReport::CivRecovered => self.emit(LinkEvent::CivRecovered),
             PortReport::CivLost if self.phase == Phase::Up => {

@@ -28,7 +28,9 @@ impl Engine {
                 if st == LinkState::Ready && !was_ready {
                     self.civ_recovering = false;
                     self.fetched = false;
-                    self.internal.push_back(Internal::Fetch);
+                    if !self.standby {
+                        self.internal.push_back(Internal::Fetch);
+                    }
                 } else if st != LinkState::Ready {
                     self.link_down();
                 }
@@ -40,7 +42,21 @@ impl Engine {
                 self.next_probe = Some(now);
                 self.update_connection();
             }
+            LinkEvent::Standby => {
+                // the radio grants the streams but sends no CI-V: standby. It is shown so,
+                // and a power-on can wake it (its data then brings `CivRecovered`)
+                self.standby = true;
+                self.fetched = false;
+                self.internal.retain(|i| *i != Internal::Fetch);
+                self.store.modify(|c| {
+                    c.radio.power_on = Some(false);
+                    c.radio.ptt = Some(false);
+                });
+                self.next_probe = None;
+                self.update_connection();
+            }
             LinkEvent::CivRecovered => {
+                self.standby = false;
                 self.civ_recovering = false;
                 if !self.fetched
                     && self.link == LinkState::Ready
@@ -75,6 +91,7 @@ impl Engine {
     /// read again (an outstanding release waits for the reconnect).
     fn link_down(&mut self) {
         self.fetched = false;
+        self.standby = false;
         self.next_probe = None;
         self.tx_since = None;
         self.inflight = None;
@@ -125,6 +142,7 @@ impl Engine {
         let (state, recovering, fetched) = (&self.link, self.civ_recovering, self.fetched);
         let timeouts = self.probe_timeouts;
         let releasing = self.release.is_some();
+        let standby = self.standby;
         self.store.modify(|c| {
             let power_on = c.radio.power_on;
             c.connection.control_connected =
@@ -147,6 +165,12 @@ impl Engine {
                 RadioStatus::NotResponding => {
                     c.detail.message = Some(
                         "the radio does not answer CI-V: it is probably switched off or busy"
+                            .into(),
+                    )
+                }
+                RadioStatus::PoweredOff if standby => {
+                    c.detail.message = Some(
+                        "the radio sends no CI-V: it is in standby; switch it on with POST /api/v1/radio/power {\"state\":\"on\"}"
                             .into(),
                     )
                 }

@@ -177,6 +177,8 @@ pub struct Engine {
     store: Arc<StateStore>,
     link: LinkState,
     civ_recovering: bool,
+    /// The radio sends no CI-V since the stream opened (standby).
+    standby: bool,
     fetched: bool,
     /// Scope output wanted (restored after a reconnect).
     scope_output: bool,
@@ -218,6 +220,7 @@ impl Engine {
             store,
             link: LinkState::Idle,
             civ_recovering: false,
+            standby: false,
             fetched: false,
             scope_output: false,
             internal: VecDeque::new(),
@@ -701,7 +704,10 @@ impl Engine {
                     self.fetched = false;
                     self.after_power_report(now);
                 }
-                Effect::PoweredOn => self.after_power_report(now),
+                Effect::PoweredOn => {
+                    self.standby = false;
+                    self.after_power_report(now);
+                }
                 Effect::Release => self.start_release(safety::Reason::InDoubt, None, now),
                 Effect::ScopeOutput(on) => self.scope_output = on,
             }

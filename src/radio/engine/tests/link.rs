@@ -108,3 +108,63 @@ fn commands_queued_when_the_link_drops_are_answered() {
     p.run_for(Duration::from_millis(10));
     assert_eq!(p.result(a).map(|r| code(&r)), Some("radio_unavailable"));
 }
+
+#[test]
+fn a_radio_in_standby_is_shown_off_and_can_be_switched_on() {
+    // regression: a radio already in standby when rigweb connected could never be
+    // switched on (the link waited for CI-V data, the power command for the link)
+    let mut p = Pair::new("ic9700", super::cfg());
+    p.panel(PanelAction::PowerOff);
+    p.engine.handle_link(LinkEvent::Standby, p.now);
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(5));
+    let c = p.content();
+    assert_eq!(c.detail.status, RadioStatus::PoweredOff);
+    assert_eq!(c.radio.power_on, Some(false));
+    assert!(
+        c.detail
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("standby")
+    );
+    assert_eq!(c.radio.main.freq_hz, None, "nothing made up");
+    assert_eq!(
+        p.sent_count(&[cmd::SEL_FREQ]),
+        0,
+        "no fetch of a silent radio"
+    );
+    let r = p.exec(Command::Power(true));
+    assert_eq!(code(&r), "ok", "{r:?}");
+    assert!(p.rig.powered());
+    let on = p
+        .sent
+        .iter()
+        .find(|f| f.cmd == cmd::POWER && f.data == [0x01])
+        .unwrap();
+    assert_eq!(on.emit()[..2], [0xFE, 0xFE], "no FE padding over LAN");
+    assert_eq!(on.emit().iter().take_while(|b| **b == 0xFE).count(), 2);
+    p.engine.handle_link(LinkEvent::CivRecovered, p.now);
+    p.run_for(Duration::from_secs(30));
+    let c = p.content();
+    assert!(c.connection.radio_ready, "{:?}", c.detail);
+    assert!(c.radio.main.freq_hz.is_some());
+}
+
+#[test]
+fn a_booting_radio_that_refuses_power_on_at_first_is_asked_again() {
+    let mut p = Pair::ready("ic7610");
+    ok(p.exec(Command::Power(false)));
+    let mut refused = 0;
+    p.requests = Box::new(move |_, f| {
+        if f.cmd == cmd::POWER && f.data == [0x01] && refused < 2 {
+            refused += 1;
+            super::Fate::Nak
+        } else {
+            super::Fate::Deliver
+        }
+    });
+    assert_eq!(code(&p.exec(Command::Power(true))), "ok");
+    assert!(p.rig.powered());
+    assert_eq!(p.sent_count(&[cmd::POWER, 0x01]), 3);
+}
