@@ -13,7 +13,7 @@
 //! a datagram is answered with at most 64 datagrams plus one per seq of a retransmit
 //! request, a tick sends at most 64 per client plus 256; `stats()` counters never
 //! decrease and at most 8 clients are kept; after `tick(now)` (at most three at the
-//! same `now`) `next_deadline()` is later than `now` (no busy loop).
+//! same `now`) `poll_timeout()` is later than `now` (no busy loop).
 #![no_main]
 
 use std::collections::{HashMap, HashSet};
@@ -135,14 +135,14 @@ impl Harness {
             self.proto.tick(now, &mut out);
             let clients = self.proto.stats().clients as usize;
             self.check("tick", &mut out, 64 * clients.max(1) + 256);
-            match self.proto.next_deadline() {
+            match self.proto.poll_timeout() {
                 Some(t) if t <= now => {}
                 _ => return,
             }
         }
-        let t = self.proto.next_deadline().expect("checked above");
+        let t = self.proto.poll_timeout().expect("checked above");
         panic!(
-            "busy loop: next_deadline() is {:?} in the past after three ticks at the same time",
+            "busy loop: poll_timeout() is {:?} in the past after three ticks at the same time",
             now.saturating_duration_since(t)
         );
     }

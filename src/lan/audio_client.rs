@@ -3,7 +3,7 @@
 //! TX audio in blocks of at most 1364 bytes, each a tracked packet with its own outer
 //! seq and inner send seq.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::discovery::DiscoveryConfig;
 use super::port::{PortSession, Step};
@@ -128,8 +128,8 @@ impl AudioClient {
     }
 
     /// The next instant [`AudioClient::poll`] has work.
-    pub fn next_deadline(&self, now: Instant) -> Instant {
-        self.port.next_deadline(now + Duration::from_secs(1))
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.port.poll_timeout()
     }
 
     /// DISCONNECT on the audio port.

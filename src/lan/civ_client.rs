@@ -293,8 +293,8 @@ impl CivClient {
     }
 
     /// The next instant [`CivClient::poll`] has work.
-    pub fn next_deadline(&self, now: Instant) -> Instant {
-        let mut t = self.port.next_deadline(now + Duration::from_secs(1));
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let mut t = self.port.poll_timeout()?;
         if let Some(o) = self.next_open {
             t = t.min(o);
         }
@@ -315,7 +315,7 @@ impl CivClient {
         {
             t = t.min(s.last_data_rx() + self.cfg.data_watchdog);
         }
-        t
+        Some(t)
     }
 
     /// OpenClose(close) then DISCONNECT.

@@ -496,20 +496,19 @@ impl ControlClient {
         }
     }
 
-    /// The next instant [`ControlClient::poll`] has work (a closed session has none: an
-    /// hour from its last deadline, so that a driver that keeps polling it never spins).
-    pub fn next_deadline(&self) -> Instant {
+    /// The next instant [`ControlClient::poll`] has work (a closed session has none).
+    pub fn poll_timeout(&self) -> Option<Instant> {
         if self.phase == Phase::Closed {
-            return self.deadline + std::time::Duration::from_secs(3600);
+            return None;
         }
-        let t = self.port.next_deadline(self.deadline);
+        let t = self.port.poll_timeout().unwrap_or(self.deadline);
         match self.phase {
             Phase::LoggingIn
             | Phase::AwaitingConnInfo
             | Phase::AwaitingStatus
-            | Phase::HeldWait => t.min(self.deadline),
-            Phase::Ready => t.min(self.next_renewal),
-            _ => t,
+            | Phase::HeldWait => Some(t.min(self.deadline)),
+            Phase::Ready => Some(t.min(self.next_renewal)),
+            _ => Some(t),
         }
     }
 

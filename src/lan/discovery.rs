@@ -134,7 +134,7 @@ impl Discovery {
     }
 
     /// The next instant [`Discovery::poll`] has work, if any.
-    pub fn next_deadline(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         matches!(self.phase, Phase::AreYouThere | Phase::AreYouReady).then_some(self.next_send)
     }
 
@@ -204,7 +204,7 @@ mod tests {
         }
         assert_eq!(out.len(), 3);
         assert_eq!(d.state(), DiscoveryState::Unreachable);
-        assert_eq!(d.next_deadline(), None);
+        assert_eq!(d.poll_timeout(), None);
     }
 
     #[test]

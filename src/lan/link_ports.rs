@@ -15,7 +15,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError};
 use super::audio_client::{AudioClient, AudioEvent};
 use super::civ_client::{CivClient, CivClientConfig, CivEvent};
 use super::discovery::DiscoveryConfig;
-use super::link::{CtlCmd, LinkShared, LinkSinks, drain, id_for_port};
+use super::link_state::{CtlCmd, LinkShared, LinkSinks, PortReport, drain, id_for_port};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::{self, WakeReceiver, Waker};
 use crate::wire::civ::Frame;
@@ -37,19 +37,6 @@ pub(super) enum AudioCmd {
     Tx(Vec<u8>),
     StartTx,
     Shutdown,
-}
-
-/// What the port threads tell the supervisor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum PortReport {
-    CivOpened,
-    CivRecovering,
-    CivRecovered,
-    CivSilent,
-    CivLost,
-    AudioReady,
-    AudioLost,
-    Malformed(u64),
 }
 
 /// A command with an optional acknowledgement, sent once its datagrams are out.
@@ -119,7 +106,7 @@ trait PortRole: Send + 'static {
     /// Runs timers and hands on events.
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>);
     /// When `tick` next has work (`None`: only input wakes the thread).
-    fn deadline(&self, now: Instant) -> Option<Instant>;
+    fn poll_timeout(&self) -> Option<Instant>;
 }
 
 fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
@@ -159,7 +146,7 @@ fn drive<R: PortRole>(
     let mut buf = vec![0u8; 65536];
     let mut out = Vec::new();
     loop {
-        let deadline = role.deadline(Instant::now());
+        let deadline = role.poll_timeout();
         let interests = [Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())];
         let ready = match poll(&interests, deadline) {
             Ok(r) => r,
@@ -320,8 +307,8 @@ impl PortRole for CivRole {
         }
     }
 
-    fn deadline(&self, now: Instant) -> Option<Instant> {
-        self.client.as_ref().map(|c| c.next_deadline(now))
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.client.as_ref().and_then(|c| c.poll_timeout())
     }
 }
 
@@ -432,7 +419,7 @@ impl PortRole for AudioRole {
         }
     }
 
-    fn deadline(&self, now: Instant) -> Option<Instant> {
-        self.client.as_ref().map(|c| c.next_deadline(now))
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.client.as_ref().and_then(|c| c.poll_timeout())
     }
 }

@@ -8,6 +8,7 @@ pub mod control;
 pub mod discovery;
 pub mod link;
 mod link_ports;
+mod link_state;
 pub mod port;
 pub mod rx_window;
 pub mod stream;

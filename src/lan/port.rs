@@ -161,10 +161,10 @@ impl PortSession {
     }
 
     /// The next instant [`PortSession::poll`] has work.
-    pub fn next_deadline(&self, fallback: Instant) -> Instant {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         match self.stream.as_ref() {
-            Some(s) => s.next_deadline(),
-            None => self.discovery.next_deadline().unwrap_or(fallback),
+            Some(s) => s.poll_timeout(),
+            None => self.discovery.poll_timeout(),
         }
     }
 }

@@ -362,8 +362,8 @@ impl Stream {
         }
     }
 
-    /// The next instant [`Stream::poll`] has work.
-    pub fn next_deadline(&self) -> Instant {
+    /// The next instant [`Stream::poll`] has work (a stream always has its ping timer).
+    pub fn poll_timeout(&self) -> Option<Instant> {
         let mut t = self.next_ping;
         if let Some(idle) = self.cfg.idle_interval {
             t = t.min(self.last_tracked_send + idle);
@@ -371,7 +371,7 @@ impl Stream {
         if self.rx.has_missing() {
             t = t.min(self.next_retransmit);
         }
-        t
+        Some(t)
     }
 }
 

@@ -11,11 +11,11 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::control::{ControlClient, ControlEvent};
-use super::link::{
-    CtlCmd, LinkConfig, LinkEvent, LinkShared, LinkState, drain, failure_event, forward,
-    id_for_port,
+use super::link_ports::{AudioCmd, CivCmd, PortHandle};
+use super::link_state::{
+    CtlCmd, LinkConfig, LinkEvent, LinkShared, LinkState, PortReport, drain, failure_event,
+    forward, id_for_port,
 };
-use super::link_ports::{AudioCmd, CivCmd, PortHandle, PortReport};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::WakeReceiver;
 
@@ -204,7 +204,7 @@ impl Supervisor {
         let mut t = match self.phase {
             Phase::Idle | Phase::Failed => None,
             Phase::Backoff { until } => Some(until),
-            Phase::Connecting | Phase::Up => self.session.as_ref().map(|s| s.next_deadline()),
+            Phase::Connecting | Phase::Up => self.session.as_ref().and_then(|s| s.poll_timeout()),
         };
         if self.phase == Phase::Up {
             t = crate::net::poll::earliest(t, Some(self.last_heard(now) + self.cfg.link_timeout));

@@ -434,13 +434,13 @@ impl SimProtocol {
     }
 
     /// The next instant [`SimProtocol::tick`] has work.
-    pub fn next_deadline(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         let mut t = self.rig.next_due().map(|d| self.start + d);
         for c in &self.clients {
-            t = crate::net::poll::earliest(t, Some(c.ctrl.next_deadline()));
+            t = crate::net::poll::earliest(t, c.ctrl.poll_timeout());
             t = crate::net::poll::earliest(t, Some(c.last_heard() + self.cfg.stale_timeout));
             for st in c.streams() {
-                t = crate::net::poll::earliest(t, Some(st.next_deadline()));
+                t = crate::net::poll::earliest(t, st.poll_timeout());
             }
             // RX audio is due only where `tick` sends it (a grant with RX enabled)
             if c.audio.is_some() && c.grant.is_some_and(|g| g.rx_enable) {

@@ -113,7 +113,7 @@ fn stream_request_with_an_unsupported_sample_rate_is_rejected() {
 fn no_busy_loop_when_rx_audio_is_disabled() {
     // fuzz (sim_protocol): a stream request with RX disabled, then "I am ready" on the
     // audio port, left `audio_next` due for ever: `tick` sends nothing for such a
-    // grant, so `next_deadline()` stayed in the past and the server loop spun
+    // grant, so `poll_timeout()` stayed in the past and the server loop spun
     let now = Instant::now();
     let mut sim = sim(now);
     let ctrl: SocketAddr = "127.0.0.1:40001".parse().unwrap();
@@ -126,7 +126,7 @@ fn no_busy_loop_when_rx_audio_is_disabled() {
     let later = now + Duration::from_millis(50);
     let mut out = Vec::new();
     sim.tick(later, &mut out);
-    let next = sim.next_deadline().expect("timers of the sessions");
+    let next = sim.poll_timeout().expect("timers of the sessions");
     assert!(
         next > later,
         "next_deadline {next:?} not after tick({later:?})"

@@ -222,7 +222,7 @@ impl SimLoop {
         let mut buf = vec![0u8; 65536];
         loop {
             let deadline = [
-                self.proto.next_deadline(),
+                self.proto.poll_timeout(),
                 self.out_line.next_due(),
                 self.in_line.next_due(),
             ]

@@ -296,7 +296,7 @@ fn a_booting_radio_comes_up_by_itself() {
     let rep = peer.civ(&mut sim, cmd::POWER, &[power::ON], now);
     assert!(rep.len() == 1 && rep[0].is_nak(), "booting: {rep:?}");
     assert!(!sim.rig().powered());
-    let due = sim.next_deadline().expect("the boot ends");
+    let due = sim.poll_timeout().expect("the boot ends");
     assert!(due <= now + Duration::from_secs(2));
     let mut out = Vec::new();
     sim.tick(now + Duration::from_secs(2), &mut out);

@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::commands::{set_freq, set_mode};
 use super::proc::{Cx, Outcome, Procedure, Step};
+use super::tuning::{set_freq, set_mode};
 use crate::profile::VfoScheme;
 use crate::radio::apply::selected_vfo;
 use crate::radio::command::Target;

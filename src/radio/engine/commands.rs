@@ -7,12 +7,12 @@ use super::band::SetBand;
 use super::meters::ReadMeters;
 use super::power::{Power, PttKey};
 use super::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
+use super::tuning::{set_freq, set_mode};
 use crate::profile::{ScopeSourceKind, VfoScheme};
-use crate::radio::apply::{self, sel_for_target, selected_receiver, vfo_of};
-use crate::radio::command::{Command, Target, Write};
+use crate::radio::apply::selected_receiver;
+use crate::radio::command::{Command, Write};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
-use crate::radio::state::Selected;
 use crate::radio::table::SHOWN_SCOPE_RECEIVER;
 use crate::radio::table::codec::CodecCtx;
 use crate::radio::table::settings::Place;
@@ -161,117 +161,6 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
         }
     }
     Script::new(items, result).finally(finally)
-}
-
-pub(super) fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
-    let addr = cx.addr();
-    let Ok(bcd) = civ::freq_to_bcd(hz) else {
-        return Script::fail(CommandError::param(
-            "freq",
-            format!("{hz} Hz cannot be sent"),
-        ));
-    };
-    let result = json!({"vfo": target.label(), "freq": hz});
-    let then = || Then::Set(Box::new(move |c| apply::set_freq(&mut c.radio, target, hz)));
-    let mut items = Vec::new();
-    let sel = match cx.store.read(|c| sel_for_target(&c.radio, target)) {
-        Some(sel) => sel,
-        None => {
-            // an A/B radio whose selected VFO is not known: select the one asked for
-            let Target::Vfo(v) = target else {
-                return Script::fail(unknown("the VFO"));
-            };
-            let bytes = if v == 0 {
-                &cx.profile.vfo.select_main
-            } else {
-                &cx.profile.vfo.select_sub
-            };
-            items.push(Item::set(
-                CivRequest::set(addr, cmd::VFO, bytes),
-                Then::Set(Box::new(move |c| {
-                    c.radio.active = Some(if v == 0 { Selected::A } else { Selected::B })
-                })),
-            ));
-            0
-        }
-    };
-    if sel == 0 {
-        // the selected receiver / VFO: the classic command every Icom radio has
-        items.push(Item::set(
-            CivRequest::set(addr, cmd::SET_FREQ, &bcd),
-            then(),
-        ));
-    } else {
-        let mut data = vec![sel];
-        data.extend(bcd);
-        items.push(Item::set(
-            CivRequest::set(addr, cmd::SEL_FREQ, &data),
-            then(),
-        ));
-    }
-    Script::new(items, result)
-}
-
-/// Sets mode, filter and DATA mode of `target`; what is `None` stays as it is.
-pub(super) fn set_mode(
-    cx: &Cx,
-    target: Target,
-    mode: Option<&str>,
-    filter: Option<u8>,
-    data: Option<u8>,
-) -> Script {
-    let addr = cx.addr();
-    let Some((_, cur_mode, cur_filter, cur_data)) = cx.store.read(|c| vfo_of(&c.radio, target))
-    else {
-        return Script::fail(CommandError::new(
-            ErrorCode::NotSupported,
-            format!("this radio has no {}", target.label()),
-        ));
-    };
-    let Some(mode) = mode.map(str::to_string).or(cur_mode) else {
-        return Script::fail(unknown("the mode"));
-    };
-    let Some(code) = cx.profile.mode_code(&mode) else {
-        return Script::fail(CommandError::param(
-            "mode",
-            format!("{mode:?} is not a mode of the {}", cx.profile.model()),
-        ));
-    };
-    let filter = filter.or(cur_filter);
-    let sel = cx.store.read(|c| sel_for_target(&c.radio, target));
-    let with_filter = civ::has_filter(code);
-    let fil = filter.and_then(|f| civ::bcd_byte(f).ok());
-    let req = match (sel, data.or(cur_data)) {
-        // the selected receiver with its DATA mode unchanged: the classic `06`
-        (Some(0), d) if data.is_none() || d == cur_data => {
-            let mut bytes = vec![code];
-            if let (true, Some(f)) = (with_filter, fil) {
-                bytes.push(f);
-            }
-            CivRequest::set(addr, cmd::SET_MODE, &bytes)
-        }
-        (Some(sel), Some(d)) => {
-            let mut bytes = vec![sel, code, civ::bcd_byte(d).unwrap_or(0)];
-            match (with_filter, fil) {
-                (true, Some(f)) => bytes.push(f),
-                (true, None) => return Script::fail(unknown("the filter")),
-                (false, _) => {}
-            }
-            CivRequest::set(addr, cmd::SEL_MODE, &bytes)
-        }
-        (None, _) => return Script::fail(unknown("the selected VFO")),
-        (Some(_), None) => return Script::fail(unknown("the DATA mode")),
-    };
-    let new_data = data.or(cur_data);
-    let result = json!({
-        "vfo": target.label(), "mode": mode, "filter": filter.map(|f| format!("FIL{f}")),
-        "data": new_data,
-    });
-    let m = mode.clone();
-    let then = Then::Set(Box::new(move |c| {
-        apply::set_mode(&mut c.radio, target, &m, new_data, filter)
-    }));
-    Script::new(vec![Item::set(req, then)], result)
 }
 
 fn scope_output(cx: &mut Cx, on: bool) -> Script {

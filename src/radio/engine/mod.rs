@@ -31,6 +31,7 @@ mod meters;
 mod power;
 pub mod proc;
 mod safety;
+mod tuning;
 
 #[cfg(test)]
 mod tests;

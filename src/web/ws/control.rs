@@ -517,7 +517,7 @@ impl Channel for ControlChannel {
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant> {
         let due = self.limiter.due(now);
         self.send_waiting(due, ctx);
-        self.limiter.next_due()
+        self.limiter.poll_timeout()
     }
 
     fn keepalive(&self) -> Option<(Duration, Duration)> {

@@ -117,7 +117,7 @@ impl RateLimiter {
     }
 
     /// When the next waiting command is due.
-    pub fn next_due(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         self.slots
             .values()
             .filter(|s| s.waiting.is_some())
@@ -171,10 +171,10 @@ mod tests {
             assert_eq!(r.offer("set_freq", &f(i), ms(t, i / 4)), Verdict::Throttled);
         }
         assert!(r.due(ms(t, 49)).is_empty());
-        assert_eq!(r.next_due(), Some(ms(t, 50)));
+        assert_eq!(r.poll_timeout(), Some(ms(t, 50)));
         let due = r.due(ms(t, 50));
         assert_eq!(due, vec![("set_freq".to_string(), f(100))]);
-        assert_eq!(r.next_due(), None);
+        assert_eq!(r.poll_timeout(), None);
     }
 
     #[test]
@@ -240,7 +240,7 @@ mod tests {
                 ("set_band".to_string(), Command::SetBand(7))
             ]
         );
-        assert_eq!(r.next_due(), None);
+        assert_eq!(r.poll_timeout(), None);
     }
 
     #[test]

@@ -1,0 +1,216 @@
+//! The vocabulary of the radio link shared by its threads: settings, states, events,
+//! status, where the link delivers, the supervisor's commands and the ports' reports,
+//! and the state the threads share.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use parking_lot::Mutex;
+
+use super::audio_client::AudioBlock;
+use super::civ_client::CivClientConfig;
+use super::control::{ControlConfig, ControlEvent, ControlFailure};
+use crate::wire::civ::Frame;
+
+/// What the port threads tell the supervisor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PortReport {
+    CivOpened,
+    CivRecovering,
+    CivRecovered,
+    CivSilent,
+    CivLost,
+    AudioReady,
+    AudioLost,
+    Malformed(u64),
+}
+
+/// Settings of the link.
+#[derive(Debug, Clone)]
+pub struct LinkConfig {
+    /// The radio's control port.
+    pub radio: SocketAddr,
+    /// Control session settings (credentials, codecs, timeouts).
+    pub control: ControlConfig,
+    /// CI-V session settings.
+    pub civ: CivClientConfig,
+    /// Nothing received on control and CI-V for this long: the link is lost.
+    pub link_timeout: Duration,
+    /// First reconnect delay; doubles per failure up to `backoff_max`.
+    pub backoff_min: Duration,
+    /// Longest reconnect delay.
+    pub backoff_max: Duration,
+    /// Pause before asking for the streams again after the radio closed them.
+    pub streams_retry: Duration,
+}
+
+impl LinkConfig {
+    /// Defaults for a radio at `radio`.
+    pub fn new(radio: SocketAddr, control: ControlConfig) -> LinkConfig {
+        LinkConfig {
+            radio,
+            control,
+            civ: CivClientConfig::default(),
+            link_timeout: Duration::from_secs(5),
+            backoff_min: Duration::from_secs(1),
+            backoff_max: Duration::from_secs(30),
+            streams_retry: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Where the link stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkState {
+    /// Not connected and not trying (never started, or disconnected by request).
+    Idle,
+    /// Connecting (discovery, login, stream request).
+    Connecting,
+    /// Logged in, streams granted, CI-V not open yet.
+    Connected,
+    /// CI-V is open: commands can flow.
+    Ready,
+    /// Lost or failed; the next attempt starts after a pause.
+    Reconnecting {
+        /// Consecutive failed attempts.
+        attempt: u32,
+        /// Pause before the next attempt.
+        retry_in: Duration,
+    },
+    /// Given up: a failure retrying cannot fix (wrong credentials).
+    Failed,
+}
+
+impl LinkState {
+    /// A short name for the web interface (`radioDetail.status`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LinkState::Idle => "disconnected",
+            LinkState::Connecting => "connecting",
+            LinkState::Connected => "connecting",
+            LinkState::Ready => "connected",
+            LinkState::Reconnecting { .. } => "reconnecting",
+            LinkState::Failed => "failed",
+        }
+    }
+}
+
+/// What the link reports to the radio layer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// The state changed.
+    State(LinkState),
+    /// The radio identified itself.
+    RadioInfo {
+        /// Name, e.g. "IC-7610".
+        name: String,
+        /// CI-V address, when known.
+        civ_addr: Option<u8>,
+    },
+    /// The CI-V data watchdog fired (no data for 2 s).
+    CivRecovering,
+    /// CI-V data flows again (also: data after a silent start).
+    CivRecovered,
+    /// The CI-V stream is up but the radio has sent nothing on it: it is in standby.
+    Standby,
+    /// The audio stream is up.
+    AudioReady,
+    /// A connection attempt failed; `message` says why in words a user can act on.
+    Failed {
+        /// What went wrong.
+        message: String,
+        /// No retry will happen.
+        permanent: bool,
+    },
+}
+
+/// A snapshot of the link for status displays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkStatus {
+    /// Current state.
+    pub state: LinkState,
+    /// Radio name, once known.
+    pub radio_name: String,
+    /// RX codec granted.
+    pub rx_codec: u8,
+    /// The last failure, if any.
+    pub last_error: Option<String>,
+    /// Successful connections so far.
+    pub connects: u64,
+    /// Datagrams dropped as malformed or foreign, all ports.
+    pub malformed: u64,
+}
+
+/// Where the link delivers what the radio sends.
+#[derive(Debug, Clone)]
+pub struct LinkSinks {
+    /// CI-V frames other than scope sweeps (replies, transceive).
+    pub civ: Sender<Frame>,
+    /// Scope sweep frames (`27 00`).
+    pub scope: Sender<Frame>,
+    /// RX audio blocks.
+    pub audio: Sender<AudioBlock>,
+    /// Link events.
+    pub events: Sender<LinkEvent>,
+}
+
+/// Commands to the supervisor (control thread).
+#[derive(Debug)]
+pub(super) enum CtlCmd {
+    Connect,
+    Disconnect,
+    Audio(bool),
+    Port(PortReport),
+    Shutdown,
+}
+
+/// State shared between the link threads.
+#[derive(Debug)]
+pub(super) struct LinkShared {
+    pub epoch: Instant,
+    /// When the CI-V thread last received anything, ms since `epoch`.
+    pub civ_last_rx_ms: AtomicU64,
+    pub status: Mutex<LinkStatus>,
+}
+
+impl LinkShared {
+    pub fn civ_last_rx(&self) -> Instant {
+        self.epoch + Duration::from_millis(self.civ_last_rx_ms.load(Ordering::Relaxed))
+    }
+
+    pub fn touch_civ(&self, now: Instant) {
+        let ms = now.saturating_duration_since(self.epoch).as_millis() as u64;
+        self.civ_last_rx_ms.store(ms, Ordering::Relaxed);
+    }
+}
+
+/// Our id for a socket bound to `port` (as the reference client does: 0x0001_0000 | port).
+pub(super) fn id_for_port(port: u16) -> u32 {
+    0x0001_0000 | u32::from(port)
+}
+
+/// Translates a control failure for users and logs.
+pub(super) fn failure_event(f: &ControlFailure) -> LinkEvent {
+    LinkEvent::Failed {
+        message: f.message().to_string(),
+        permanent: f.is_permanent(),
+    }
+}
+
+/// Events of the control session that the link forwards as they are.
+pub(super) fn forward(e: &ControlEvent) -> Option<LinkEvent> {
+    match e {
+        ControlEvent::RadioInfo { name, civ_addr } => Some(LinkEvent::RadioInfo {
+            name: name.clone(),
+            civ_addr: *civ_addr,
+        }),
+        _ => None,
+    }
+}
+
+/// Receives every queued item of `rx` without blocking.
+pub(super) fn drain<T>(rx: &Receiver<T>) -> Vec<T> {
+    rx.try_iter().collect()
+}
