@@ -179,6 +179,7 @@ pub fn sim(cfg: SimCliConfig) -> Result<(), Box<dyn Error>> {
         ..SimRigConfig::default()
     };
     sc.faults = cfg.faults;
+    sc.audio_rate = cfg.audio_rate;
     sc.cooldown = cfg.cooldown;
     let sim = sim_server::start(sc)?;
     let sig = crate::signals::wait()?;

@@ -258,8 +258,7 @@ mod tests {
     fn tone(freq: f32, amp: f32, n: usize) -> Vec<i16> {
         (0..n)
             .map(|i| {
-                ((i as f32 * freq * std::f32::consts::TAU / 48_000.0).sin() * amp * 32_767.0)
-                    as i16
+                ((i as f32 * freq * std::f32::consts::TAU / 48_000.0).sin() * amp * 32_767.0) as i16
             })
             .collect()
     }

@@ -57,9 +57,8 @@ impl OpusEncoder {
     /// An encoder for `channels` (1 or 2): audio application, VBR, 32 kbit/s per
     /// channel, complexity [`COMPLEXITY`].
     pub fn new(channels: u8) -> Result<OpusEncoder, OpusError> {
-        let mut enc =
-            opus::Encoder::new(SAMPLE_RATE, channels_of(channels)?, Application::Audio)
-                .map_err(err)?;
+        let mut enc = opus::Encoder::new(SAMPLE_RATE, channels_of(channels)?, Application::Audio)
+            .map_err(err)?;
         enc.set_bitrate(Bitrate::Bits(BITRATE_PER_CHANNEL * i32::from(channels)))
             .map_err(err)?;
         enc.set_complexity(COMPLEXITY).map_err(err)?;

@@ -14,7 +14,8 @@
 //!   ±[`CADENCE_TOLERANCE`], or, when no block size agrees (blocks of another length),
 //!   decides alone after [`CADENCE_ALONE`] by snapping to the nearest standard rate.
 //!
-//! Until a decision, the requested rate is used.
+//! Until a decision, the block-size candidate is used once it has its quorum, and the
+//! requested rate before that.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -65,9 +66,12 @@ impl RateDetector {
         }
     }
 
-    /// The rate to use now: the detected one, else the requested one.
+    /// The rate to use now: the detected one; before a decision the block-size
+    /// candidate once it has its quorum (100 ms of audio), else the requested one.
     pub fn rate(&self) -> u32 {
-        self.detected.unwrap_or(self.requested)
+        self.detected
+            .or_else(|| self.block_candidate())
+            .unwrap_or(self.requested)
     }
 
     /// The detected rate, once there is one.
@@ -249,7 +253,10 @@ mod tests {
         let mut d = RateDetector::new(48_000, 4, 1364);
         let t0 = Instant::now();
         for i in 0..500u64 {
-            d.push((i as usize * 7919) % 1500, t0 + Duration::from_micros(i * 37));
+            d.push(
+                (i as usize * 7919) % 1500,
+                t0 + Duration::from_micros(i * 37),
+            );
         }
         assert!(d.detected().is_none_or(|r| STANDARD_RATES.contains(&r)));
         let mut z = RateDetector::new(48_000, 0, 0);

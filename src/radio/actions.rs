@@ -10,7 +10,7 @@ use super::executor::Executor;
 use super::meters::MeterKind;
 use super::request::CivRequest;
 use crate::profile::VfoScheme;
-use crate::wire::civ::{self, Frame, has_sub};
+use crate::wire::civ::{self, Frame, cmd, has_sub};
 
 impl Executor {
     /// Sends a set and waits for ACK (retried once on timeout when idempotent).
@@ -181,6 +181,13 @@ impl Executor {
                 Ok(json!({"dual": on}))
             }
             Command::ReadMeters(kinds) => self.read_meters(kinds),
+            Command::ReadModInput => self.read_mod_input(),
+            Command::SetModInput { data_mode, value } => {
+                let (hi, lo) = self.mod_input_item(*data_mode)?;
+                let v = civ::bcd_byte(*value).map_err(internal)?;
+                self.set(cmd::EXT, &[cmd::ext::MENU, hi, lo, v], true)?;
+                Ok(json!({"data_mode": data_mode, "value": value}))
+            }
             Command::Refresh => {
                 self.fetch_state()?;
                 Ok(json!({}))
@@ -290,6 +297,40 @@ impl Executor {
         Ok(json!({"band": code, "name": name, "source": "default", "freq": hz, "retuned": true}))
     }
 
+    /// The `1A 05` item holding the MOD input of `data_mode`.
+    fn mod_input_item(&self, data_mode: u8) -> Result<(u8, u8), CommandError> {
+        let profile = self.profile();
+        profile
+            .mod_input
+            .as_ref()
+            .and_then(|m| m.menu_for(data_mode))
+            .ok_or_else(|| {
+                CommandError::new(
+                    ErrorCode::NotSupported,
+                    format!("the {} has no MOD-input setting", profile.model()),
+                )
+            })
+    }
+
+    /// `{"data_mode", "value"}`: the MOD input of MAIN's current DATA mode.
+    fn read_mod_input(&mut self) -> Result<Value, CommandError> {
+        let data_mode = self.store.read(|c| c.radio.main.data_mode);
+        let (hi, lo) = self.mod_input_item(data_mode)?;
+        let f = self.read(cmd::EXT, &[cmd::ext::MENU, hi, lo])?;
+        let value = match f.data.as_slice() {
+            [sub, h, l, v, ..] if *sub == cmd::ext::MENU && (*h, *l) == (hi, lo) => {
+                civ::from_bcd_byte(*v).map_err(internal)?
+            }
+            other => {
+                return Err(CommandError::new(
+                    ErrorCode::RadioRejected,
+                    format!("unexpected MOD-input reply {other:02X?}"),
+                ));
+            }
+        };
+        Ok(json!({"data_mode": data_mode, "value": value}))
+    }
+
     fn read_meters(&mut self, kinds: &[MeterKind]) -> Result<Value, CommandError> {
         let profile = self.profile();
         let mut out = serde_json::Map::new();
@@ -300,11 +341,12 @@ impl Executor {
             if !profile.has_meter(k.name()) {
                 continue;
             }
-            let req = CivRequest::read(self.addr(), 0x15, &[sub]);
-            let f = if rx == 0 {
-                self.transact_retry(&req, false)
-            } else {
-                self.routed(rx, req)
+            let req = CivRequest::read(self.addr(), cmd::METER, &[sub]);
+            // receiver meters read that receiver (command 29 where the profile routes
+            // `15 02`), not whichever receiver happens to be selected
+            let f = match rx {
+                Some(rx) => self.routed(rx, req),
+                None => self.transact_retry(&req, false),
             };
             match f {
                 Ok(f) => {

@@ -72,17 +72,18 @@ impl MeterKind {
         }
     }
 
-    /// The CI-V `15 <sub>` read and the receiver it targets, if the meter has one.
-    pub fn civ_read(self) -> Option<(u8, u8)> {
+    /// The CI-V `15 <sub>` read and, for a receiver's meter, the receiver it reads.
+    pub fn civ_read(self) -> Option<(u8, Option<u8>)> {
+        use crate::wire::civ::cmd::meter;
         Some(match self {
-            MeterKind::Smeter => (0x02, 0),
-            MeterKind::SmeterSub => (0x02, 1),
-            MeterKind::Power => (0x11, 0),
-            MeterKind::Swr => (0x12, 0),
-            MeterKind::Alc => (0x13, 0),
-            MeterKind::Comp => (0x14, 0),
-            MeterKind::Vd => (0x15, 0),
-            MeterKind::Id => (0x16, 0),
+            MeterKind::Smeter => (meter::S_METER, Some(0)),
+            MeterKind::SmeterSub => (meter::S_METER, Some(1)),
+            MeterKind::Power => (meter::PO, None),
+            MeterKind::Swr => (meter::SWR, None),
+            MeterKind::Alc => (meter::ALC, None),
+            MeterKind::Comp => (meter::COMP, None),
+            MeterKind::Vd => (meter::VD, None),
+            MeterKind::Id => (meter::ID, None),
             MeterKind::Temp => return None,
         })
     }

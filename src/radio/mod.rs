@@ -4,6 +4,7 @@
 mod actions;
 pub mod apply;
 pub mod audio;
+pub mod audio_dsp;
 pub mod audio_pump;
 pub mod command;
 pub mod command_table;
