@@ -2,12 +2,16 @@
 //! client cap — all answered with JSON errors before any upgrade), the registry of
 //! connected clients, and one thread per client.
 
+pub mod audio_channel;
 pub mod conn;
 pub mod control;
 pub mod feed;
 pub mod messages;
+pub mod meters_channel;
 pub mod pacer;
 pub mod rate_limit;
+pub mod scope_channel;
+pub mod tx_gate;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,6 +23,7 @@ use tiny_http::{Request, Response, StatusCode};
 
 use self::conn::{Channel, ClientHandle, Outbound};
 use super::context::AppCtx;
+use crate::radio::error::CommandError;
 use super::response::{self, Reply};
 use super::upgrade;
 
@@ -94,6 +99,25 @@ fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     crate::web::request_header(req, name)
 }
 
+/// The channel that serves `route` for client `id` (`url` is the request target, for
+/// the query parameters a channel reads); an error is answered 400 before the upgrade.
+fn channel_for(
+    route: WsRoute,
+    url: &str,
+    app: &Arc<AppCtx>,
+    id: u64,
+) -> Result<Box<dyn Channel>, CommandError> {
+    Ok(match route {
+        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
+        WsRoute::Scope => {
+            let ask = scope_channel::parse_query(url, &app.radio.profile())?;
+            Box::new(scope_channel::ScopeChannel::new(app.clone(), ask))
+        }
+        WsRoute::Meters => Box::new(meters_channel::MetersChannel::new(app.clone(), id)),
+        WsRoute::Audio => Box::new(audio_channel::AudioChannel::new(app.clone())),
+    })
+}
+
 /// Answers a WebSocket upgrade on `route`. Errors are plain JSON responses sent before
 /// any upgrade; on success a client thread runs the channel.
 pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) -> Option<Reply> {
@@ -126,10 +150,10 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
     };
     let id = app.next_client_id();
     // the channel does nothing until the socket is open
-    let channel: Box<dyn Channel> = match route {
-        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
-        other => {
-            let _ = req.respond(super::routes::planned(&format!("/api/v1/{}", other.name())));
+    let channel = match channel_for(route, req.url(), app, id) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = req.respond(response::error(400, e.code.as_str(), e.message));
             return None;
         }
     };
