@@ -187,10 +187,18 @@ mod tests {
         let mut s = ModInputSwitch::default();
         s.tx_started();
         assert_eq!(s.unkeyed(), None);
-        assert_eq!(s.read_done(Some((0, 1)), 5), None, "not switched after PTT fell");
+        assert_eq!(
+            s.read_done(Some((0, 1)), 5),
+            None,
+            "not switched after PTT fell"
+        );
         assert_eq!(s.tx_started(), Some(Command::ReadModInput));
         assert_eq!(s.read_done(None, 5), None, "a failed read changes nothing");
         assert_eq!(s.unkeyed(), None);
-        assert_eq!(s.read_done(Some((0, 1)), 5), None, "a stray reply is ignored");
+        assert_eq!(
+            s.read_done(Some((0, 1)), 5),
+            None,
+            "a stray reply is ignored"
+        );
     }
 }

@@ -17,9 +17,9 @@ use serde_json::{Map, Value, json};
 use super::conn::{Channel, Ctx};
 use super::messages;
 use super::tx_gate::{TxGate, TxVerdict};
+use crate::dsp::WEB_RATE;
 use crate::dsp::opus_codec::OpusDecoder;
 use crate::dsp::resample::Resampler;
-use crate::dsp::WEB_RATE;
 use crate::hub::{Subscription, Tap};
 use crate::radio::audio::FRAME_MS;
 use crate::radio::audio_dsp::AudioOut;
@@ -30,6 +30,20 @@ use crate::wire::web::{AUDIO_TX_FRAME, AudioCodec, AudioFrame};
 
 /// Frames queued per RX client before the newest replaces them.
 pub const HIGH_WATERMARK: usize = 5;
+/// Audio a socket's kernel send buffer holds, about.
+pub const SEND_BUFFER_AUDIO: Duration = Duration::from_millis(200);
+
+/// Kernel send buffer for an RX stream: [`SEND_BUFFER_AUDIO`] of it, at least 4 KiB.
+pub fn rx_send_buffer(codec: AudioCodec, channels: u8) -> usize {
+    let bytes_per_second = match codec {
+        AudioCodec::Opus => {
+            crate::dsp::opus_codec::BITRATE_PER_CHANNEL as usize / 8 * usize::from(channels)
+        }
+        AudioCodec::Pcm16 => WEB_RATE as usize * 2 * usize::from(channels),
+    };
+    (bytes_per_second * SEND_BUFFER_AUDIO.as_millis() as usize / 1_000).max(4 * 1024)
+}
+
 /// Sample rates a client may send PCM16 TX audio at.
 pub const TX_PCM_RATES: [u32; 4] = [8_000, 16_000, 24_000, 48_000];
 
@@ -95,10 +109,16 @@ pub fn parse_start(msg: &Map<String, Value>, rx_channels: u8) -> Result<AudioAsk
             (Direction::Rx, Some(c @ (1 | 2))) => c as u8,
             (Direction::Tx, Some(1)) => 1,
             (Direction::Rx, _) => {
-                return Err(CommandError::param("channels", format!("{v}: allowed 1 or 2")));
+                return Err(CommandError::param(
+                    "channels",
+                    format!("{v}: allowed 1 or 2"),
+                ));
             }
             (Direction::Tx, _) => {
-                return Err(CommandError::param("channels", format!("{v}: TX audio is mono (1)")));
+                return Err(CommandError::param(
+                    "channels",
+                    format!("{v}: TX audio is mono (1)"),
+                ));
             }
         },
     };
@@ -198,6 +218,7 @@ impl AudioChannel {
                 ));
                 let sub = fanout.subscribe_with(tap.clone());
                 self.rx = Some(RxState { _sub: sub, tap });
+                ctx.set_send_buffer(rx_send_buffer(ask.codec, ask.channels));
             }
             Direction::Tx => {
                 let session = ask.session.as_deref().unwrap_or_default();
@@ -297,8 +318,8 @@ impl AudioChannel {
             tx.sample_rate
         };
         let duration = Duration::from_micros(tx.samples.len() as u64 * 1_000_000 / u64::from(rate));
-        let allowed = self.app.ptt.tx_allowed(tx.control)
-            && self.app.radio.store().read(|c| c.radio.ptt);
+        let allowed =
+            self.app.ptt.tx_allowed(tx.control) && self.app.radio.store().read(|c| c.radio.ptt);
         match tx.gate.offer(allowed, duration, Instant::now()) {
             TxVerdict::Refuse { tell } => {
                 if tell {

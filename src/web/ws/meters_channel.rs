@@ -25,6 +25,8 @@ use crate::wire::web::MeterFrame;
 pub const DEFAULT_FPS: u32 = 10;
 /// Frames queued per client before the newest replaces them.
 pub const HIGH_WATERMARK: usize = 5;
+/// Kernel send buffer of a meters socket (the smallest Linux allows is about this).
+pub const SEND_BUFFER: usize = 4 * 1024;
 
 /// A validated `meters_start`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,8 +145,9 @@ impl MetersChannel {
 }
 
 impl Channel for MetersChannel {
-    fn open(&mut self, _ctx: &mut Ctx) {
+    fn open(&mut self, ctx: &mut Ctx) {
         self.app.radio.store().modify(|c| c.ws_clients.meters += 1);
+        ctx.set_send_buffer(SEND_BUFFER);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
@@ -159,7 +162,8 @@ impl Channel for MetersChannel {
                 match parse_start(&msg, &profile) {
                     Ok(ask) => {
                         let names: Vec<&str> = ask.kinds.iter().map(|k| k.name()).collect();
-                        let mut reply = json!({"type": "meters_started", "meters": names, "fps": ask.fps});
+                        let mut reply =
+                            json!({"type": "meters_started", "meters": names, "fps": ask.fps});
                         if let Some(id) = id {
                             reply["id"] = id.clone();
                         }
@@ -205,11 +209,14 @@ impl Channel for MetersChannel {
         let Some(run) = &self.running else { return };
         for _ in 0..budget {
             let Some((seq, r)) = run.tap.pop() else { break };
-            let readings = r
-                .values
+            // in id order, the asked ones read this round
+            let readings = run
+                .kinds
                 .iter()
-                .filter(|(k, _)| run.kinds.contains(k))
-                .map(|(k, v)| (k.web_id(), *v))
+                .filter_map(|k| {
+                    let (_, v) = r.values.iter().find(|(m, _)| m == k)?;
+                    Some((k.web_id(), *v))
+                })
                 .collect();
             ctx.binary(
                 MeterFrame {
@@ -244,9 +251,16 @@ mod tests {
         let reg = ProfileRegistry::embedded();
         let p = reg.get("ic7610").unwrap();
         let m = |v: Value| v.as_object().unwrap().clone();
-        let ask = parse_start(&m(json!({"meters": ["swr", "smeter", "temp"], "fps": 50})), &p)
-            .unwrap();
-        assert_eq!(ask.kinds, vec![MeterKind::Smeter, MeterKind::Swr], "id order, profile's only");
+        let ask = parse_start(
+            &m(json!({"meters": ["swr", "smeter", "temp"], "fps": 50})),
+            &p,
+        )
+        .unwrap();
+        assert_eq!(
+            ask.kinds,
+            vec![MeterKind::Smeter, MeterKind::Swr],
+            "id order, profile's only"
+        );
         assert_eq!(ask.fps, 20, "clamped");
         let all = parse_start(&m(json!({"type": "meters_start"})), &p).unwrap();
         assert_eq!(all.fps, 10);

@@ -23,9 +23,9 @@ use tiny_http::{Request, Response, StatusCode};
 
 use self::conn::{Channel, ClientHandle, Outbound};
 use super::context::AppCtx;
-use crate::radio::error::CommandError;
 use super::response::{self, Reply};
 use super::upgrade;
+use crate::radio::error::CommandError;
 
 /// A WebSocket route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

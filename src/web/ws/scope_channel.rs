@@ -24,6 +24,8 @@ pub const MIN_FPS: u32 = 15;
 pub const MAX_FPS: u32 = 30;
 /// Frames queued per client before the newest replaces them (interface.md §8).
 pub const HIGH_WATERMARK: usize = 5;
+/// Kernel send buffer of a scope socket (about ten 689-pixel frames; Linux doubles it).
+pub const SEND_BUFFER: usize = 8 * 1024;
 
 /// What a client asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +83,8 @@ pub fn parse_query(url: &str, profile: &Profile) -> Result<ScopeAsk, CommandErro
         match k {
             "fps" => ask.fps = check_fps(number()?).map_err(|e| rename(e, "fps"))?,
             "receiver" => {
-                ask.receiver = check_receiver(number()?, profile).map_err(|e| rename(e, "receiver"))?
+                ask.receiver =
+                    check_receiver(number()?, profile).map_err(|e| rename(e, "receiver"))?
             }
             _ => {}
         }
@@ -183,6 +186,7 @@ impl Channel for ScopeChannel {
         }
         self.app.radio.store().modify(|c| c.ws_clients.scope += 1);
         self.counted = true;
+        ctx.set_send_buffer(SEND_BUFFER);
         let tap = Arc::new(Tap::new(
             HIGH_WATERMARK,
             self.app.cfg.first_sequence,
@@ -281,7 +285,10 @@ mod tests {
         let reg = ProfileRegistry::embedded();
         let dual = reg.get("ic7610").unwrap();
         let single = reg.get("ic7100").unwrap();
-        assert_eq!(parse_query("/api/v1/scope", &dual).unwrap(), ScopeAsk::default());
+        assert_eq!(
+            parse_query("/api/v1/scope", &dual).unwrap(),
+            ScopeAsk::default()
+        );
         assert_eq!(
             parse_query("/api/v1/scope?token=x&fps=20&receiver=1", &dual).unwrap(),
             ScopeAsk {
@@ -310,7 +317,10 @@ mod tests {
             json!({"scope_receiver": -1}),
             json!({"scope_receiver": 2}),
         ] {
-            assert!(parse_subscribe(&m(bad.clone()), now, &dual).is_err(), "{bad}");
+            assert!(
+                parse_subscribe(&m(bad.clone()), now, &dual).is_err(),
+                "{bad}"
+            );
         }
     }
 }

@@ -85,12 +85,15 @@ mod tests {
         assert_eq!(g.offer(false, F, t), TxVerdict::Refuse { tell: true });
         assert_eq!(g.offer(false, F, t), TxVerdict::Refuse { tell: false });
         assert_eq!(g.offer(true, F, t), TxVerdict::Send { starts: true });
+        assert_eq!(g.offer(true, F, t + F), TxVerdict::Send { starts: false });
         assert_eq!(
-            g.offer(true, F, t + F),
-            TxVerdict::Send { starts: false }
+            g.offer(false, F, t + F * 2),
+            TxVerdict::Refuse { tell: true }
         );
-        assert_eq!(g.offer(false, F, t + F * 2), TxVerdict::Refuse { tell: true });
-        assert_eq!(g.offer(false, F, t + F * 3), TxVerdict::Refuse { tell: false });
+        assert_eq!(
+            g.offer(false, F, t + F * 3),
+            TxVerdict::Refuse { tell: false }
+        );
         assert_eq!(
             g.offer(true, F, t + F * 4),
             TxVerdict::Send { starts: true },
