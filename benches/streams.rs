@@ -53,7 +53,12 @@ impl ServerProcess {
         let port = free_tcp_port();
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
         let child = Command::new(env!("CARGO_BIN_EXE_rigweb"))
-            .args(["--radio", "127.0.0.1", "--radio-port", &sim.port.to_string()])
+            .args([
+                "--radio",
+                "127.0.0.1",
+                "--radio-port",
+                &sim.port.to_string(),
+            ])
             .args(["--radio-user", "bench", "--profile", "ic7610"])
             .args(["--listen", &addr.to_string(), "--log-level", "warn"])
             .env("RIGWEB_RADIO_PASSWORD", "bench")
@@ -169,12 +174,17 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
     let stop = Arc::new(AtomicBool::new(false));
     let mut readers: Vec<(&'static str, Reader)> = Vec::new();
     for _ in 0..load.scope {
-        readers.push(("scope", reader(ws(addr, "/api/v1/scope?fps=30"), stop.clone(), None)));
+        readers.push((
+            "scope",
+            reader(ws(addr, "/api/v1/scope?fps=30"), stop.clone(), None),
+        ));
     }
     if load.meters {
         let mut w = ws(addr, "/api/v1/meters");
         w.send(Message::Text(
-            json!({"type": "meters_start", "fps": 20}).to_string().into(),
+            json!({"type": "meters_start", "fps": 20})
+                .to_string()
+                .into(),
         ))
         .unwrap();
         readers.push(("meters", reader(w, stop.clone(), None)));
@@ -237,11 +247,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
 }
 
 fn print(label: &str, f: &Figures) {
-    let frames: Vec<String> = f
-        .frames
-        .iter()
-        .map(|(k, n)| format!("{k} {n}/s"))
-        .collect();
+    let frames: Vec<String> = f.frames.iter().map(|(k, n)| format!("{k} {n}/s")).collect();
     println!(
         "{label:<44} CPU {:>5.2} % of one core   RSS {:>6} kB (peak {:>6} kB)   frames: {}",
         f.cpu_pct,
@@ -304,7 +310,9 @@ fn fan_out(secs: u64) {
 }
 
 fn station_load(secs: u64) {
-    println!("== station load (4 scope at 30 fps, 1 control client with a command every 200 ms, 1 Opus listener, meters at 20 fps) ==");
+    println!(
+        "== station load (4 scope at 30 fps, 1 control client with a command every 200 ms, 1 Opus listener, meters at 20 fps) =="
+    );
     let sim = SimProcess::start("ic7610", &[]);
     let server = ServerProcess::start(&sim);
     std::thread::sleep(Duration::from_secs(2));
@@ -364,8 +372,14 @@ fn latency(secs: u64) {
     stats.audio.reset();
     std::thread::sleep(Duration::from_secs(secs));
     for (name, h) in [
-        ("sweep assembled -> scope frame on the socket (8 clients)", &stats.scope),
-        ("RX audio packet -> Opus frame on the socket (4 clients)", &stats.audio),
+        (
+            "sweep assembled -> scope frame on the socket (8 clients)",
+            &stats.scope,
+        ),
+        (
+            "RX audio packet -> Opus frame on the socket (4 clients)",
+            &stats.audio,
+        ),
     ] {
         println!(
             "{name:<58} p50 {:>9}  p99 {:>9}  ({} frames)",
@@ -382,7 +396,10 @@ fn latency(secs: u64) {
 }
 
 fn opus_cost() {
-    println!("== Opus encode cost per 20 ms frame (48 kHz, complexity {}) ==", rigweb::dsp::opus_codec::COMPLEXITY);
+    println!(
+        "== Opus encode cost per 20 ms frame (48 kHz, complexity {}) ==",
+        rigweb::dsp::opus_codec::COMPLEXITY
+    );
     for channels in [1u8, 2] {
         let mut enc = OpusEncoder::new(channels).unwrap();
         // voice-like test signal: two tones and noise

@@ -465,7 +465,7 @@ impl Executor {
                     p.id()
                 );
                 *self.profile.write() = p.clone();
-                let fresh = super::service::initial_content(&p).radio;
+                let fresh = super::state::initial_content(&p).radio;
                 self.store.modify(|c| {
                     c.radio = fresh;
                     c.detail.model = p.model().to_string();

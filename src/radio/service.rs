@@ -20,10 +20,10 @@ use super::executor::{
     CommandResult, Executor, ExecutorConfig, ExecutorInputs, ExecutorStats, Job,
 };
 use super::scope_pump::{self, ScopeOut};
-use super::state::{RadioState, ReceiverState, StateContent, StateStore};
+use super::state::StateStore;
 use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
-use crate::profile::{Profile, ProfileRegistry, VfoScheme};
+use crate::profile::{Profile, ProfileRegistry};
 use crate::wire::web::AudioCodec;
 
 /// Settings of the radio service.
@@ -60,24 +60,7 @@ pub struct Radio {
     tx_framer: Mutex<Option<TxFramer>>,
 }
 
-/// The state a profile starts with before the radio has been read.
-pub fn initial_content(p: &Profile) -> StateContent {
-    let ab = p.vfo.scheme == VfoScheme::Ab;
-    let first = p
-        .bands()
-        .next()
-        .map(|b| b.default_hz)
-        .unwrap_or(p.freq_ranges[0].start_hz);
-    let mode = p
-        .modes
-        .list
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "USB".into());
-    let main = ReceiverState::new(first, &mode, ab);
-    let sub = (p.is_dual() && !ab).then(|| ReceiverState::new(first, &mode, false));
-    StateContent::connecting(RadioState::new(main, sub), p.model())
-}
+pub use super::state::initial_content;
 
 impl Radio {
     /// Starts the link and the threads around it.

@@ -533,6 +533,25 @@ fn derive_events(old: &StateContent, new: &StateContent) -> Vec<StateEvent> {
     ev
 }
 
+/// The state a profile starts with before the radio has been read.
+pub fn initial_content(p: &crate::profile::Profile) -> StateContent {
+    let ab = p.vfo.scheme == crate::profile::VfoScheme::Ab;
+    let first = p
+        .bands()
+        .next()
+        .map(|b| b.default_hz)
+        .unwrap_or(p.freq_ranges[0].start_hz);
+    let mode = p
+        .modes
+        .list
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "USB".into());
+    let main = ReceiverState::new(first, &mode, ab);
+    let sub = (p.is_dual() && !ab).then(|| ReceiverState::new(first, &mode, false));
+    StateContent::connecting(RadioState::new(main, sub), p.model())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

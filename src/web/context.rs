@@ -71,7 +71,7 @@ pub struct AppCtx {
     /// Process start.
     pub started: Instant,
     /// Connected WebSocket clients.
-    pub ws: super::ws::WsRegistry,
+    pub ws: super::ws::registry::WsRegistry,
     /// `hello.session` secrets of the control clients.
     pub sessions: SessionRegistry,
     /// MOD input switched for web TX audio.
@@ -90,7 +90,7 @@ impl AppCtx {
             cfg,
             ptt: PttArbiter::default(),
             started: Instant::now(),
-            ws: super::ws::WsRegistry::default(),
+            ws: super::ws::registry::WsRegistry::default(),
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: StreamStats::default(),

@@ -6,6 +6,7 @@ pub mod context;
 pub mod intake;
 pub mod mod_input;
 pub mod ptt;
+pub mod ptt_watch;
 pub mod response;
 pub mod routes;
 pub mod server;

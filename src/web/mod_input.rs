@@ -3,13 +3,10 @@
 //! input of the current DATA mode is read and, unless it already is LAN, set to LAN;
 //! when PTT drops (whatever the cause) the operator's setting is put back.
 //!
-//! [`ModInputSwitch`] is the sans-IO state machine; [`tx_audio_started`] and
-//! [`unkeyed`] drive it through the radio's command queue.
-
-use std::sync::Arc;
+//! [`ModInputSwitch`] is the sans-IO state machine; `web/ptt_watch.rs` drives it through
+//! the radio's command queue.
 
 use crate::radio::command::Command;
-use crate::web::context::AppCtx;
 
 /// Where the switch stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,53 +92,6 @@ impl ModInputSwitch {
                 restore.map(|(data_mode, value)| Command::SetModInput { data_mode, value })
             }
         }
-    }
-}
-
-fn submit(app: &Arc<AppCtx>, cmd: Command, then: impl FnOnce(Option<(u8, u8)>) + Send + 'static) {
-    let what = format!("{cmd:?}");
-    let r = app.radio.submit(cmd, move |r| match r {
-        Ok(v) => {
-            let pair = v["data_mode"]
-                .as_u64()
-                .zip(v["value"].as_u64())
-                .map(|(d, x)| (d as u8, x as u8));
-            then(pair);
-        }
-        Err(e) => {
-            log::warn!("MOD input: {what} failed: {e}");
-            then(None);
-        }
-    });
-    if let Err(e) = r {
-        log::warn!("MOD input: command not queued: {e}");
-    }
-}
-
-/// A web client's TX audio starts reaching the radio.
-pub fn tx_audio_started(app: &Arc<AppCtx>) {
-    let Some(lan) = app.radio.profile().mod_input.as_ref().map(|m| m.lan) else {
-        return;
-    };
-    let Some(cmd) = app.mod_input.lock().tx_started() else {
-        return;
-    };
-    let a = app.clone();
-    submit(app, cmd, move |read| {
-        let next = a.mod_input.lock().read_done(read, lan);
-        if let Some(set) = next {
-            log::info!("MOD input set to LAN for web TX audio");
-            submit(&a, set, |_| {});
-        }
-    });
-}
-
-/// PTT dropped: put the operator's MOD input back.
-pub fn unkeyed(app: &Arc<AppCtx>) {
-    let cmd = app.mod_input.lock().unkeyed();
-    if let Some(cmd) = cmd {
-        log::info!("MOD input restored after web TX audio");
-        submit(app, cmd, |_| {});
     }
 }
 

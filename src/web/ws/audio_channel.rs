@@ -335,7 +335,7 @@ impl AudioChannel {
             TxVerdict::Send { starts } => {
                 if starts {
                     self.app.radio.start_tx_audio();
-                    crate::web::mod_input::tx_audio_started(&self.app);
+                    crate::web::ptt_watch::mod_input_tx_started(&self.app);
                 }
             }
         }

@@ -10,18 +10,17 @@ pub mod messages;
 pub mod meters_channel;
 pub mod pacer;
 pub mod rate_limit;
+pub mod registry;
 pub mod scope_channel;
 pub mod tx_gate;
 
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
 
-use parking_lot::Mutex;
 use tiny_http::{Request, Response, StatusCode};
 
-use self::conn::{Channel, ClientHandle, Outbound};
+use self::conn::Channel;
+pub use self::registry::WsRegistry;
 use super::context::AppCtx;
 use super::response::{self, Reply};
 use super::upgrade;
@@ -55,13 +54,6 @@ impl WsRoute {
     }
 }
 
-/// Connected clients, per route.
-#[derive(Default)]
-pub struct WsRegistry {
-    counts: [AtomicUsize; 4],
-    clients: Mutex<HashMap<u64, Arc<ClientHandle>>>,
-}
-
 /// Holds a place in the per-route count; gives it back when dropped.
 struct Slot {
     app: Arc<AppCtx>,
@@ -73,25 +65,6 @@ impl Drop for Slot {
     fn drop(&mut self) {
         self.app.ws.counts[self.route.index()].fetch_sub(1, Ordering::AcqRel);
         self.app.ws.clients.lock().remove(&self.id);
-    }
-}
-
-impl WsRegistry {
-    /// Clients on `route` now.
-    pub fn count(&self, route: WsRoute) -> usize {
-        self.counts[route.index()].load(Ordering::Acquire)
-    }
-
-    /// Asks every client to close (server shutting down) and waits up to `wait` for them.
-    pub fn close_all(&self, wait: Duration) {
-        let handles: Vec<_> = self.clients.lock().values().cloned().collect();
-        for h in &handles {
-            h.send(Outbound::Close(1001, "the server is shutting down".into()));
-        }
-        let deadline = Instant::now() + wait;
-        while Instant::now() < deadline && !self.clients.lock().is_empty() {
-            std::thread::sleep(Duration::from_millis(10));
-        }
     }
 }
 
