@@ -108,6 +108,9 @@ fn ws(addr: SocketAddr, path: &str) -> WebSocket<TcpStream> {
     w
 }
 
+/// Makes the `n`-th command a control client sends.
+type CommandMaker = Box<dyn FnMut(u64) -> String + Send>;
+
 /// A client reading everything on its own thread, counting binary frames.
 struct Reader {
     frames: Arc<AtomicU64>,
@@ -117,7 +120,7 @@ struct Reader {
 fn reader(
     mut w: WebSocket<TcpStream>,
     stop: Arc<AtomicBool>,
-    every: Option<(Duration, Box<dyn FnMut(u64) -> String + Send>)>,
+    every: Option<(Duration, CommandMaker)>,
 ) -> Reader {
     let frames = Arc::new(AtomicU64::new(0));
     let f = frames.clone();
@@ -201,7 +204,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
     }
     if load.commands {
         let w = ws(addr, "/api/v1/ws");
-        let make: Box<dyn FnMut(u64) -> String + Send> = Box::new(|n| {
+        let make: CommandMaker = Box::new(|n| {
             json!({"type": "cmd", "id": n.to_string(), "name": "set_freq",
                    "params": {"freq": 14_000_000 + (n % 300) * 1_000}})
             .to_string()
