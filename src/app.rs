@@ -16,7 +16,7 @@ use crate::sim::rig::SimRigConfig;
 use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
 use crate::web::context::{AppCtx, WebConfig};
-use crate::web::ptt::PttWatcher;
+use crate::web::ptt_watch::PttWatcher;
 use crate::web::server::WebServer;
 
 /// Everything `serve` starts, for tests that run the server in-process.
@@ -181,6 +181,7 @@ pub fn sim(cfg: SimCliConfig) -> Result<(), Box<dyn Error>> {
         ..SimRigConfig::default()
     };
     sc.faults = cfg.faults;
+    sc.audio_rate = cfg.audio_rate;
     sc.cooldown = cfg.cooldown;
     let sim = sim_server::start(sc)?;
     let sig = crate::signals::wait()?;

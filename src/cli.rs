@@ -112,6 +112,11 @@ pub struct SimArgs {
     #[argh(option, default = "30.0")]
     pub sweep_rate: f64,
 
+    /// send RX audio at this rate in Hz (8000, 12000, 16000, 24000 or 48000) whatever
+    /// the client asked for, as some real radios do (default: the rate asked for)
+    #[argh(option)]
+    pub audio_rate: Option<u32>,
+
     /// datagram loss probability 0..1, both directions (default 0)
     #[argh(option, default = "0.0")]
     pub loss: f64,

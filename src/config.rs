@@ -84,6 +84,8 @@ pub struct SimCliConfig {
     pub seed: u64,
     /// Sweeps per second.
     pub sweep_rate: f64,
+    /// RX audio rate forced whatever the client asks for.
+    pub audio_rate: Option<u32>,
     /// Faults.
     pub faults: FaultConfig,
     /// Session hold after an unclean departure.
@@ -246,6 +248,13 @@ impl SimCliConfig {
                 a.boot_ms
             )));
         }
+        if let Some(r) = a.audio_rate
+            && ![8_000, 12_000, 16_000, 24_000, 48_000].contains(&r)
+        {
+            return Err(err(format!(
+                "--audio-rate {r}: use 8000, 12000, 16000, 24000 or 48000"
+            )));
+        }
         if !credentials::is_encodable(&a.user) || !credentials::is_encodable(&a.password) {
             return Err(err(
                 "--user and --password: 1 to 16 printable ASCII characters (what the radio protocol carries)",
@@ -258,6 +267,7 @@ impl SimCliConfig {
             password: Secret(a.password.clone()),
             seed: a.seed,
             sweep_rate: a.sweep_rate,
+            audio_rate: a.audio_rate,
             faults: FaultConfig {
                 loss: probability(a.loss, "--loss")?,
                 duplicate: probability(a.duplicate, "--duplicate")?,

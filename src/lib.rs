@@ -9,6 +9,7 @@
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod dsp;
 pub mod hub;
 pub mod lan;
 pub mod logging;

@@ -355,6 +355,16 @@ fn tx_audio_is_framed_into_20ms_blocks_and_reaches_the_radio_while_transmitting(
     assert!(rx.pop_timeout(Duration::from_secs(5)).is_some());
     let e = radio.send_tx_audio(&[0; 960]).unwrap_err();
     assert_eq!(e.code, ErrorCode::PttRequired);
+    // the IC-7610 transmits LAN audio only with the MOD input of DATA OFF on LAN
+    let before = radio.execute(Command::ReadModInput).unwrap();
+    assert_eq!(before["data_mode"], 0, "{before}");
+    radio
+        .execute(Command::SetModInput {
+            data_mode: 0,
+            value: 5,
+        })
+        .unwrap();
+    assert_eq!(radio.execute(Command::ReadModInput).unwrap()["value"], 5);
     radio.execute(Command::Ptt(true)).unwrap();
     radio.start_tx_audio();
     // one second of a 1 kHz tone in uneven pieces: 50 blocks of 960 samples

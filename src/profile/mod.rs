@@ -56,6 +56,32 @@ pub struct Profile {
     pub audio: AudioSection,
     /// Frequency coverage and bands.
     pub freq_ranges: Vec<FreqRange>,
+    /// The MOD-input menu items (radios that hear LAN TX audio only when told so).
+    #[serde(default)]
+    pub mod_input: Option<ModInputSection>,
+}
+
+/// `[mod_input]`: which `1A 05` menu item selects the modulation input of each DATA mode
+/// and which value means LAN. While a web client transmits audio the server sets the
+/// current DATA mode's item to `lan` and restores the operator's value afterwards.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModInputSection {
+    /// `[hi, lo]` of the `1A 05` item per DATA mode: DATA OFF, DATA1, DATA2, ...
+    pub menus: Vec<Vec<u8>>,
+    /// The value that selects LAN.
+    pub lan: u8,
+}
+
+impl ModInputSection {
+    /// `(hi, lo)` of the item of DATA mode `data_mode` (the last one for higher modes).
+    pub fn menu_for(&self, data_mode: u8) -> Option<(u8, u8)> {
+        let i = usize::from(data_mode).min(self.menus.len().checked_sub(1)?);
+        match self.menus.get(i).map(Vec::as_slice) {
+            Some([hi, lo]) => Some((*hi, *lo)),
+            _ => None,
+        }
+    }
 }
 
 /// `[radio]`.

@@ -100,6 +100,24 @@ impl Profile {
         if codec::channels(self.tx_codec_byte()) != Some(1) {
             return Err("audio.tx_codec must be mono".into());
         }
+        if let Some(m) = &self.mod_input {
+            if m.menus.is_empty() || m.menus.len() > usize::from(self.modes.data_modes) + 1 {
+                return Err(format!(
+                    "mod_input.menus must name 1 to {} items (DATA OFF and each DATA mode)",
+                    usize::from(self.modes.data_modes) + 1
+                ));
+            }
+            for item in &m.menus {
+                if item.len() != 2 || item.iter().any(|b| civ::from_bcd_byte(*b).is_err()) {
+                    return Err(format!(
+                        "mod_input.menus item {item:02X?} must be two BCD bytes [hi, lo]"
+                    ));
+                }
+            }
+            if m.lan > 99 {
+                return Err(format!("mod_input.lan {} does not fit a BCD byte", m.lan));
+            }
+        }
         if self.freq_ranges.is_empty() {
             return Err("freq_ranges is empty".into());
         }

@@ -114,6 +114,16 @@ pub enum Command {
     StopCw,
     /// Read meters.
     ReadMeters(Vec<MeterKind>),
+    /// Read the MOD input of the current DATA mode (the profile's `[mod_input]` menu
+    /// item): `{"data_mode", "value"}`.
+    ReadModInput,
+    /// Set the MOD input of DATA mode `data_mode` (0 = DATA OFF) to `value`.
+    SetModInput {
+        /// DATA mode whose menu item is set.
+        data_mode: u8,
+        /// Menu value (the profile's `lan`, or an operator's setting to restore).
+        value: u8,
+    },
     /// Read the whole state again.
     Refresh,
 }

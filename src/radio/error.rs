@@ -26,6 +26,8 @@ pub enum ErrorCode {
     RadioBusy,
     /// TX audio without a confirmed PTT.
     PttRequired,
+    /// A secret (such as `hello.session`) did not prove who the client is.
+    Forbidden,
 }
 
 impl ErrorCode {
@@ -42,6 +44,7 @@ impl ErrorCode {
             ErrorCode::PttBusy => "ptt_busy",
             ErrorCode::RadioBusy => "radio_busy",
             ErrorCode::PttRequired => "ptt_required",
+            ErrorCode::Forbidden => "forbidden",
         }
     }
 }

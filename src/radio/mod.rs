@@ -4,6 +4,7 @@
 
 pub mod apply;
 pub mod audio;
+pub mod audio_dsp;
 pub mod audio_pump;
 pub mod command;
 pub mod engine;

@@ -14,7 +14,7 @@ use super::engine::Job;
 use super::scope::{ScopeAssembler, to_web_scale};
 use super::state::StateStore;
 use crate::hub::Fanout;
-use crate::profile::Profile;
+use crate::profile::{Profile, ScopeSourceKind};
 use crate::wire::civ::Frame;
 use crate::wire::web::ScopeFrame;
 
@@ -92,7 +92,12 @@ pub fn run(
                 Ok(n) => {
                     // the latest count is what matters
                     let n = count_changed.try_iter().last().unwrap_or(n);
-                    if n > 0 {
+                    // audio-FFT profiles have no scope output to switch (the audio DSP
+                    // thread serves their viewers)
+                    let hardware = profile.read().scope.source == ScopeSourceKind::Hardware;
+                    if n > 0 && !hardware {
+                        off_at = None;
+                    } else if n > 0 {
                         off_at = None;
                         if !output_on {
                             output_on = true;

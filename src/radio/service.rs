@@ -11,6 +11,7 @@ use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
 use super::audio::TxFramer;
+use super::audio_dsp::{self, AudioOut, DspInputs, RxStreams};
 use super::audio_pump::{self, PcmBlock};
 use super::command::Command;
 use super::engine::unknown_radio;
@@ -19,9 +20,10 @@ use super::error::{CommandError, ErrorCode};
 use super::executor::{self, CommandResult, ExecutorConfig, ExecutorInputs, ExecutorStats};
 use super::scope_pump::{self, ScopeOut};
 use super::state::{StateContent, StateStore};
-use crate::hub::Fanout;
+use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
 use crate::profile::{Profile, ProfileRegistry};
+use crate::wire::web::AudioCodec;
 
 /// Settings of the radio service.
 #[derive(Debug, Clone)]
@@ -48,6 +50,9 @@ pub struct Radio {
     link: Arc<RadioLink>,
     scope: Arc<Fanout<ScopeOut>>,
     audio: Arc<Fanout<PcmBlock>>,
+    rx_streams: Arc<RxStreams>,
+    dsp_stop: Mutex<Option<Sender<()>>>,
+    sample_rate: u32,
     exec_stats: Arc<Mutex<ExecutorStats>>,
     executor: Mutex<Option<JoinHandle<()>>>,
     pumps: Mutex<Vec<JoinHandle<()>>>,
@@ -123,6 +128,29 @@ impl Radio {
                 .name("audio-pump".into())
                 .spawn(move || audio_pump::run(audio_rx, l, sample_rate, f, audio_counts))?
         };
+        let (dsp_changed_tx, dsp_changed) = crossbeam_channel::unbounded();
+        let rx_streams = Arc::new(RxStreams::new(&dsp_changed_tx));
+        {
+            let tx = dsp_changed_tx.clone();
+            scope.on_count_change(move |_| {
+                let _ = tx.send(());
+            });
+        }
+        let (dsp_stop_tx, dsp_stop) = crossbeam_channel::bounded::<()>(1);
+        let dsp_thread = {
+            let inputs = DspInputs {
+                pcm: audio.clone(),
+                streams: rx_streams.clone(),
+                scope: scope.clone(),
+                profile: profile.clone(),
+                store: store.clone(),
+                changed: dsp_changed,
+                stop: dsp_stop,
+            };
+            std::thread::Builder::new()
+                .name("audio-dsp".into())
+                .spawn(move || audio_dsp::run(inputs))?
+        };
         Ok(Radio {
             profile,
             store,
@@ -132,9 +160,12 @@ impl Radio {
             link,
             scope,
             audio,
+            rx_streams,
+            dsp_stop: Mutex::new(Some(dsp_stop_tx)),
+            sample_rate,
             exec_stats,
             executor: Mutex::new(Some(executor)),
-            pumps: Mutex::new(vec![scope_thread, audio_thread]),
+            pumps: Mutex::new(vec![scope_thread, audio_thread, dsp_thread]),
             tx_framer: Mutex::new(None),
         })
     }
@@ -157,6 +188,27 @@ impl Radio {
     /// Decoded RX audio, for subscribers (subscribing opens the radio's audio stream).
     pub fn audio(&self) -> &Arc<Fanout<PcmBlock>> {
         &self.audio
+    }
+
+    /// A web RX audio stream (48 kHz, 20 ms frames) of `codec` with `channels` (1 or 2);
+    /// subscribing starts the radio's audio and the stream's encoder.
+    pub fn rx_audio(&self, codec: AudioCodec, channels: u8) -> Option<&Arc<Fanout<AudioOut>>> {
+        self.rx_streams.get(codec, channels)
+    }
+
+    /// Keeps the radio's audio stream open (for TX audio) while the guard lives.
+    pub fn hold_audio(&self) -> Subscription<PcmBlock> {
+        self.audio.subscribe_with(Arc::new(Discard))
+    }
+
+    /// Channels of the radio's RX audio (its negotiated codec).
+    pub fn rx_channels(&self) -> u8 {
+        crate::wire::lan::codec::channels(self.link.status().rx_codec).unwrap_or(1)
+    }
+
+    /// Sample rate of the radio's TX audio, Hz.
+    pub fn tx_sample_rate(&self) -> u32 {
+        self.sample_rate
     }
 
     /// The link's status.
@@ -283,6 +335,7 @@ impl Radio {
             let _ = t.join();
         }
         self.link.shutdown();
+        self.dsp_stop.lock().take();
         for t in self.pumps.lock().drain(..) {
             let _ = t.join();
         }

@@ -30,6 +30,9 @@ pub struct SimConfig {
     pub stale_timeout: Duration,
     /// After a client vanished without logging out, the radio holds its session this long.
     pub cooldown: Duration,
+    /// Send RX audio at this rate whatever the conninfo asked for (some IC-7610s send
+    /// 16 kHz after a request for 48 kHz).
+    pub audio_rate: Option<u32>,
 }
 
 impl SimConfig {
@@ -45,6 +48,7 @@ impl SimConfig {
             faults: FaultConfig::default(),
             stale_timeout: Duration::from_secs(15),
             cooldown: Duration::from_secs(30),
+            audio_rate: None,
         }
     }
 }

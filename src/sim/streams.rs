@@ -301,7 +301,6 @@ impl SimProtocol {
                     let mut samples = Vec::new();
                     if let Some(codec_byte) = tx_codec
                         && audio::decode(codec_byte, &a.payload, &mut samples).is_some()
-                        && self.rig.ptt()
                     {
                         self.rig.accept_tx_audio(&samples);
                     }
@@ -370,10 +369,11 @@ impl SimProtocol {
         }
         c.audio_next = Some(next);
         let channels = grant.rx_channels();
-        let per_channel = (grant.rx_rate / 1000 * AUDIO_BLOCK.as_millis() as u32) as usize;
+        let rate = self.cfg.audio_rate.unwrap_or(grant.rx_rate);
+        let per_channel = (rate / 1000 * AUDIO_BLOCK.as_millis() as u32) as usize;
         let mut pcm = vec![0i16; per_channel * usize::from(channels)];
         for _ in 0..blocks {
-            self.rig.render_audio(&mut pcm, channels, grant.rx_rate);
+            self.rig.render_audio(&mut pcm, channels, rate);
             let mut bytes = Vec::with_capacity(pcm.len() * 2);
             audio::encode(grant.rx_codec, &pcm, &mut bytes);
             let c = &mut self.clients[i];

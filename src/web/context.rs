@@ -4,8 +4,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use parking_lot::Mutex;
+
 use super::auth::Auth;
+use super::mod_input::ModInputSwitch;
 use super::ptt::PttArbiter;
+use super::session::SessionRegistry;
+use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
@@ -34,6 +39,8 @@ pub struct WebConfig {
     pub rate_window: Duration,
     /// Idle / read timeout of HTTP connections.
     pub http_timeout: Duration,
+    /// First `sequence` of every client's stream frames (tests start near the wrap).
+    pub first_sequence: u16,
 }
 
 impl Default for WebConfig {
@@ -46,6 +53,7 @@ impl Default for WebConfig {
             workers: 4,
             rate_window: Duration::from_millis(50),
             http_timeout: Duration::from_secs(30),
+            first_sequence: 0,
         }
     }
 }
@@ -63,7 +71,13 @@ pub struct AppCtx {
     /// Process start.
     pub started: Instant,
     /// Connected WebSocket clients.
-    pub ws: super::ws::WsRegistry,
+    pub ws: super::ws::registry::WsRegistry,
+    /// `hello.session` secrets of the control clients.
+    pub sessions: SessionRegistry,
+    /// MOD input switched for web TX audio.
+    pub mod_input: Mutex<ModInputSwitch>,
+    /// Delivery latency of stream frames.
+    pub stream_stats: StreamStats,
     next_id: AtomicU64,
 }
 
@@ -76,7 +90,10 @@ impl AppCtx {
             cfg,
             ptt: PttArbiter::default(),
             started: Instant::now(),
-            ws: super::ws::WsRegistry::default(),
+            ws: super::ws::registry::WsRegistry::default(),
+            sessions: SessionRegistry::default(),
+            mod_input: Mutex::new(ModInputSwitch::default()),
+            stream_stats: StreamStats::default(),
             next_id: AtomicU64::new(1),
         }
     }

@@ -4,10 +4,14 @@
 pub mod auth;
 pub mod context;
 pub mod intake;
+pub mod mod_input;
 pub mod ptt;
+pub mod ptt_watch;
 pub mod response;
 pub mod routes;
 pub mod server;
+pub mod session;
+pub mod stream_stats;
 pub mod upgrade;
 pub mod ws;
 

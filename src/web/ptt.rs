@@ -16,6 +16,8 @@ struct Holder {
     id: u64,
     /// Key commands of the owner still on their way to the radio.
     keying: u32,
+    /// An unkey was asked for (TX audio stops at once, before the radio confirms).
+    unkeying: bool,
 }
 
 /// The outcome of asking to key.
@@ -38,10 +40,15 @@ impl PttArbiter {
             Some(h) if h.id != id && (transmitting || h.keying > 0) => Claim::Busy(h.id),
             Some(h) if h.id == id => {
                 h.keying += 1;
+                h.unkeying = false;
                 Claim::Granted
             }
             _ => {
-                *o = Some(Holder { id, keying: 1 });
+                *o = Some(Holder {
+                    id,
+                    keying: 1,
+                    unkeying: false,
+                });
                 Claim::Granted
             }
         }
@@ -86,20 +93,19 @@ impl PttArbiter {
     pub fn owner(&self) -> Option<u64> {
         self.owner.lock().map(|h| h.id)
     }
-}
 
-/// Clears the owner whenever the radio stops transmitting, whoever unkeyed it
-/// (a command, the transmit timeout, the front panel or a reconnect).
-pub struct PttWatcher(pub std::sync::Weak<crate::web::context::AppCtx>);
-
-impl crate::radio::state::StateSink for PttWatcher {
-    fn on_change(&self, change: &std::sync::Arc<crate::radio::state::StateChange>) {
-        let unkeyed = change
-            .events
-            .contains(&crate::radio::events::RadioEvent::Ptt(Some(false)));
-        if unkeyed && let Some(app) = self.0.upgrade() {
-            app.ptt.clear();
+    /// Somebody asked to unkey: the owner's TX audio stops now, not when the radio
+    /// confirms.
+    pub fn unkeying(&self) {
+        if let Some(h) = self.owner.lock().as_mut() {
+            h.unkeying = true;
         }
+    }
+
+    /// True if client `id` owns PTT and no unkey is on its way: its TX audio may reach
+    /// the radio (while the radio transmits).
+    pub fn tx_allowed(&self, id: u64) -> bool {
+        self.owner.lock().is_some_and(|h| h.id == id && !h.unkeying)
     }
 }
 
@@ -121,6 +127,12 @@ mod tests {
             Claim::Granted,
             "after the radio unkeyed, the next client may key"
         );
+        assert!(a.tx_allowed(2));
+        assert!(!a.tx_allowed(1));
+        a.unkeying();
+        assert!(!a.tx_allowed(2), "an unkey on its way stops TX audio");
+        assert_eq!(a.claim(2, true), Claim::Granted);
+        assert!(a.tx_allowed(2), "keying again allows it again");
         assert!(!a.release_if_owner(1));
         assert!(a.release_if_owner(2));
         assert_eq!(a.owner(), None);

@@ -108,6 +108,7 @@ pub fn status_for(code: ErrorCode) -> u16 {
         | ErrorCode::PttRequired => 409,
         ErrorCode::RadioUnavailable | ErrorCode::RadioBusy => 503,
         ErrorCode::RadioTimeout => 504,
+        ErrorCode::Forbidden => 403,
     }
 }
 

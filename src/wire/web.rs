@@ -11,6 +11,46 @@ pub const AUDIO_TX_FRAME: u8 = 0x11;
 /// `msg_type` of a meter frame.
 pub const METER_FRAME: u8 = 0x20;
 
+/// Codec of an audio frame on `/api/v1/audio`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AudioCodec {
+    /// One Opus packet per frame (0x01).
+    Opus,
+    /// Interleaved i16 little-endian samples (0x02).
+    Pcm16,
+}
+
+impl AudioCodec {
+    /// Both codecs.
+    pub const ALL: [AudioCodec; 2] = [AudioCodec::Opus, AudioCodec::Pcm16];
+
+    /// The `codec` byte of the frame header.
+    pub fn byte(self) -> u8 {
+        match self {
+            AudioCodec::Opus => 0x01,
+            AudioCodec::Pcm16 => 0x02,
+        }
+    }
+
+    /// The codec of a header byte.
+    pub fn from_byte(b: u8) -> Option<AudioCodec> {
+        AudioCodec::ALL.into_iter().find(|c| c.byte() == b)
+    }
+
+    /// The name used in `audio_start`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AudioCodec::Opus => "opus",
+            AudioCodec::Pcm16 => "pcm16",
+        }
+    }
+
+    /// The codec of an `audio_start` name.
+    pub fn from_name(name: &str) -> Option<AudioCodec> {
+        AudioCodec::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
 /// Length of the scope frame header.
 pub const SCOPE_HEADER_LEN: usize = 16;
 /// Length of the audio frame header.

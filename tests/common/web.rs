@@ -307,3 +307,39 @@ impl Ws {
         .expect("full snapshot")
     }
 }
+
+impl Ws {
+    /// Reads for `dur`, returning the binary frames (JSON messages go to the backlog).
+    pub fn binaries_for(&mut self, dur: Duration) -> Vec<Vec<u8>> {
+        let mut out = std::mem::take(&mut self.binaries);
+        let end = Instant::now() + dur;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return out;
+            }
+            self.ws.get_mut().set_read_timeout(Some(left)).unwrap();
+            match self.ws.read() {
+                Ok(Message::Binary(b)) => out.push(b.to_vec()),
+                Ok(Message::Text(t)) => self
+                    .backlog
+                    .push_back(serde_json::from_str(t.as_str()).expect("server sends JSON")),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return out;
+                }
+                Err(e) => panic!("ws read: {e}"),
+            }
+        }
+    }
+
+    /// Sends a binary message.
+    pub fn send_binary(&mut self, b: Vec<u8>) {
+        self.ws.send(Message::Binary(b.into())).unwrap();
+    }
+}

@@ -478,7 +478,7 @@ class AnchorMock:
     def dispatch_29(
         self, rx: int, cmd: int, inner: bytes, frame: Callable[[bytes], bytes]
     ) -> bytes:
-        """Command 29: ATT, preamp, DIGI-SEL; one shared state, the receiver byte only echoed."""
+        """Command 29: ATT, preamp, DIGI-SEL, S-meter; one shared state, the receiver byte only echoed."""
         ack, nak = frame(bytes([CMD_ACK])), frame(bytes([CMD_NAK]))
         s = self.state
         if cmd == CMD_ATT:
@@ -492,6 +492,9 @@ class AnchorMock:
                 self.change(**{field: inner[1]})
                 return ack
             return frame(bytes([CMD_29, rx, CMD_PREAMP, inner[0], getattr(s, field)]))
+        if cmd == CMD_METER and inner == b"\x02":
+            # each receiver's own S-meter (the IC-7610 routes `15 02` through command 29)
+            return frame(bytes([CMD_29, rx, CMD_METER, 0x02]) + w.bcd_level(s.smeter))
         return nak
 
     def change(self, **fields: int) -> None:

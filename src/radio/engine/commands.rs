@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::band::SetBand;
 use super::meters::ReadMeters;
+use super::mod_input::{ReadModInput, set_mod_input};
 use super::power::{Power, PttKey};
 use super::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
 use super::tuning::{set_freq, set_mode};
@@ -70,6 +71,10 @@ pub fn procedure(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
             json!({}),
         )),
         Command::ReadMeters(kinds) => Box::new(ReadMeters::new(kinds.clone())),
+        Command::ReadModInput => Box::new(ReadModInput::new()),
+        Command::SetModInput { data_mode, value } => {
+            Box::new(set_mod_input(cx, *data_mode, *value))
+        }
         Command::Refresh => Box::new(super::fetch::Fetch::new()),
     }
 }

@@ -28,6 +28,7 @@ mod fetch;
 mod link;
 pub use link::unknown_radio;
 mod meters;
+mod mod_input;
 mod power;
 pub mod proc;
 mod safety;

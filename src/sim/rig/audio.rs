@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::SimRig;
-use super::state::CwKeying;
+use super::state::{CwKeying, TX_TAIL};
 use crate::sim::audio_synth::RxView;
 use crate::wire::civ::cmd::{ext, function, level};
 
@@ -136,15 +136,41 @@ impl SimRig {
         }
     }
 
-    /// TX audio (mono i16) from the operator: drives the ALC / COMP meters while
-    /// transmitting; counted (or, without PTT, counted as dropped) in the snapshot.
+    /// TX audio (mono i16) from the LAN: transmitted while transmitting with the MOD
+    /// input of the current DATA mode on LAN (always, for profiles without
+    /// `[mod_input]`): then it drives the ALC / COMP meters, is counted and its last
+    /// samples are kept. Without PTT it is counted as dropped, with another MOD input
+    /// as muted.
     pub fn accept_tx_audio(&mut self, samples: &[i16]) {
         let n = samples.len() as u64;
-        if self.state.ptt && self.state.powered {
-            self.tx_level.accept(samples);
-            self.state.tx_audio_samples += n;
-        } else {
+        if !(self.state.ptt && self.state.powered) {
             self.state.tx_audio_dropped += n;
+            return;
         }
+        if !self.mod_input_is_lan() {
+            self.state.tx_audio_muted += n;
+            return;
+        }
+        self.tx_level.accept(samples);
+        self.state.tx_audio_samples += n;
+        let tail = &mut self.state.tx_audio_tail;
+        tail.extend_from_slice(samples);
+        if tail.len() > TX_TAIL {
+            tail.drain(..tail.len() - TX_TAIL);
+        }
+    }
+
+    /// True when TX audio from the LAN modulates the transmitter: the `1A 05` MOD-input
+    /// item of the transmitting VFO's DATA mode holds the profile's LAN value.
+    pub fn mod_input_is_lan(&self) -> bool {
+        let Some(m) = &self.profile.mod_input else {
+            return true;
+        };
+        let data = self.state.vfo(self.tx_slot()).map_or(0, |v| v.data);
+        let Some(item) = m.menu_for(data) else {
+            return true;
+        };
+        let lan = crate::wire::civ::bcd_byte(m.lan).unwrap_or(0);
+        self.state.menu.get(&item).and_then(|v| v.first()) == Some(&lan)
     }
 }

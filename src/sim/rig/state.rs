@@ -191,7 +191,15 @@ pub struct RigState {
     pub tx_audio_samples: u64,
     /// TX audio samples dropped because PTT was off.
     pub tx_audio_dropped: u64,
+    /// TX audio samples that arrived while transmitting but were not transmitted: the
+    /// MOD input of the current DATA mode is not LAN (profiles with `[mod_input]`).
+    pub tx_audio_muted: u64,
+    /// The last TX audio samples transmitted (at most [`TX_TAIL`]), for tests.
+    pub tx_audio_tail: Vec<i16>,
 }
+
+/// TX audio samples kept in [`RigState::tx_audio_tail`].
+pub const TX_TAIL: usize = 9_600;
 
 /// A copy of the state for tests and diagnostics.
 pub type RigSnapshot = RigState;
@@ -434,6 +442,8 @@ impl RigState {
             clock_offset_s: 0,
             tx_audio_samples: 0,
             tx_audio_dropped: 0,
+            tx_audio_muted: 0,
+            tx_audio_tail: Vec::new(),
         }
     }
 

@@ -142,8 +142,15 @@ fn tx_meters_follow_ptt_power_and_band() {
         other.push(level_at(&mut r, 2.0, meter::SWR));
     }
     assert!(other.iter().any(|&s| s != swr20), "{swr20} vs {other:?}");
-    // TX audio drives ALC
+    // TX audio drives ALC (once the MOD input of DATA OFF is LAN)
     ack(&mut r, cmd::SET_MODE, &[mode::USB, 0x01]);
+    r.accept_tx_audio(&[1_000i16; 960]);
+    assert_eq!(
+        r.snapshot().tx_audio_muted,
+        960,
+        "MOD input MIC: not transmitted"
+    );
+    ack(&mut r, cmd::EXT, &[ext::MENU, 0x00, 0x91, 0x05]);
     r.accept_tx_audio(&[1_000i16; 960]);
     let quiet = level_at(&mut r, 4.0, meter::ALC);
     r.accept_tx_audio(&[30_000i16, -30_000].repeat(480));

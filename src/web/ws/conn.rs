@@ -114,6 +114,7 @@ pub struct Ctx<'a> {
     pub handle: &'a Arc<ClientHandle>,
     out: &'a mut Vec<Message>,
     close: &'a mut Option<(u16, String)>,
+    send_buffer: &'a mut Option<usize>,
 }
 
 impl Ctx<'_> {
@@ -130,6 +131,14 @@ impl Ctx<'_> {
     /// Closes the socket with `code` and `reason`.
     pub fn close(&mut self, code: u16, reason: &str) {
         *self.close = Some((code, reason.to_string()));
+    }
+
+    /// Sizes the socket's kernel send buffer for this channel's stream: about what the
+    /// client may fall behind by before the stream's latest-wins queue starts replacing
+    /// frames (a stream channel wants little, so that a stalled client gets the newest
+    /// frames when it resumes, not seconds of old ones).
+    pub fn set_send_buffer(&mut self, bytes: usize) {
+        *self.send_buffer = Some(bytes);
     }
 }
 
@@ -242,12 +251,14 @@ pub fn run<K>(
     let mut awaiting_pong: Option<Instant> = None;
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
+    let mut send_buffer: Option<usize> = None;
     let mut channel_timer;
     {
         let mut ctx = Ctx {
             handle: &handle,
             out: &mut out,
             close: &mut close,
+            send_buffer: &mut send_buffer,
         };
         channel.open(&mut ctx);
         channel_timer = channel.tick(Instant::now(), &mut ctx);
@@ -277,9 +288,13 @@ pub fn run<K>(
                     handle: &handle,
                     out: &mut out,
                     close: &mut close,
+                    send_buffer: &mut send_buffer,
                 };
                 channel.pull(Instant::now(), 8, &mut ctx);
             }
+        }
+        if let Some(bytes) = send_buffer.take() {
+            set_send_buffer(&stream, bytes);
         }
         for m in out.drain(..) {
             if let Err(e) = ws.write(&mut stream, m) {
@@ -352,6 +367,7 @@ pub fn run<K>(
                             handle: &handle,
                             out: &mut out,
                             close: &mut close,
+                            send_buffer: &mut send_buffer,
                         };
                         match msg {
                             Message::Text(t) => {
@@ -421,6 +437,7 @@ pub fn run<K>(
             handle: &handle,
             out: &mut out,
             close: &mut close,
+            send_buffer: &mut send_buffer,
         };
         channel_timer = channel.tick(now, &mut ctx);
     }

@@ -204,6 +204,10 @@ impl ControlChannel {
         if cmd == Command::Ptt(true) {
             self.key(cmd, id, ctx);
         } else {
+            if cmd == Command::Ptt(false) {
+                // TX audio stops now, not when the radio confirms
+                self.app.ptt.unkeying();
+            }
             self.submit(cmd, id, ctx, None);
         }
     }
@@ -292,11 +296,11 @@ impl ControlChannel {
                 },
             };
             if streams.contains(&"scope")
-                && profile.scope.source != crate::profile::ScopeSourceKind::Hardware
+                && profile.scope.source == crate::profile::ScopeSourceKind::None
             {
                 return Err(CommandError::new(
                     ErrorCode::NotSupported,
-                    format!("the {} has no hardware scope to stream", profile.model()),
+                    format!("the {} has no scope to stream", profile.model()),
                 ));
             }
             Ok((streams, fps, receiver))
@@ -312,16 +316,8 @@ impl ControlChannel {
         self.resubscribe_feed(ctx);
         self.scope = None;
         if self.streams.contains("scope") {
-            if receiver == 1 && !self.app.radio.store().read(|c| c.radio.scope.dual) {
-                // SUB sweeps flow only while the scope shows both receivers
-                let r = self.app.radio.submit(Command::ScopeDual(true), |r| {
-                    if let Err(e) = r {
-                        log::warn!("dual scope for a SUB subscriber: {e}");
-                    }
-                });
-                if let Err(e) = r {
-                    log::warn!("dual scope for a SUB subscriber not queued: {e}");
-                }
+            if receiver == 1 {
+                ensure_dual_scope(&self.app);
             }
             let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
             let sub = self.app.radio.scope().subscribe(queue.clone());
@@ -464,23 +460,22 @@ impl ControlChannel {
 impl Channel for ControlChannel {
     fn open(&mut self, ctx: &mut Ctx) {
         self.handle = Some(ctx.handle.clone());
-        ctx.text(messages::hello(&self.app.radio.profile()));
+        let session = match self.app.sessions.open(self.id) {
+            Ok(s) => s,
+            Err(e) => {
+                log::error!("ws client {}: no session secret: {e}", self.id);
+                ctx.close(1011, "the server cannot create a session secret");
+                String::new()
+            }
+        };
+        ctx.text(messages::hello(&self.app.radio.profile(), &session));
         self.app.radio.store().modify(|c| c.ws_clients.control += 1);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
-        match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(m)) => self.on_message(&m, ctx),
-            Ok(_) => self.reply_error(
-                None,
-                &CommandError::new(ErrorCode::InvalidJson, "a message must be a JSON object"),
-                ctx,
-            ),
-            Err(e) => self.reply_error(
-                None,
-                &CommandError::new(ErrorCode::InvalidJson, format!("not valid JSON: {e}")),
-                ctx,
-            ),
+        match messages::parse_message(text) {
+            Ok(m) => self.on_message(&m, ctx),
+            Err(e) => self.reply_error(None, &e, ctx),
         }
     }
 
@@ -527,6 +522,7 @@ impl Channel for ControlChannel {
     }
 
     fn closed(&mut self) {
+        self.app.sessions.close(self.id);
         if let Some((sid, _)) = self.feed.take() {
             self.app.radio.store().unsubscribe(sid);
         }
@@ -541,6 +537,7 @@ impl Channel for ControlChannel {
         // commands run in order, so this unkey follows it)
         if self.app.ptt.owner() == Some(self.id) {
             log::warn!("ws client {} left while owning PTT: releasing PTT", self.id);
+            self.app.ptt.unkeying();
             let (app, me) = (self.app.clone(), self.id);
             // the release is retried until the radio confirms it
             let r = self.app.radio.submit(Command::Release, move |r| {
@@ -557,6 +554,22 @@ impl Channel for ControlChannel {
             .radio
             .store()
             .modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
+    }
+}
+
+/// SUB sweeps flow only while the scope shows both receivers: switches the dual scope on
+/// (`27 13 01`) for a client that asks for receiver 1.
+pub fn ensure_dual_scope(app: &AppCtx) {
+    if app.radio.store().read(|c| c.radio.scope.dual) {
+        return;
+    }
+    let r = app.radio.submit(Command::ScopeDual(true), |r| {
+        if let Err(e) = r {
+            log::warn!("dual scope for a SUB subscriber: {e}");
+        }
+    });
+    if let Err(e) = r {
+        log::warn!("dual scope for a SUB subscriber not queued: {e}");
     }
 }
 

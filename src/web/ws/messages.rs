@@ -1,14 +1,15 @@
 //! JSON messages of the control channel (interface.md §2.4, §6; decisions.md).
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::profile::Profile;
-use crate::radio::error::CommandError;
+use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::StateContent;
 use crate::web::context::{PROTO, SERVER_NAME, VERSION};
 
-/// `hello`, sent on connect.
-pub fn hello(profile: &Profile) -> String {
+/// `hello`, sent on connect; `session` proves on other channels that a client is this
+/// control client (docs/API.md, `hello.session`).
+pub fn hello(profile: &Profile, session: &str) -> String {
     json!({
         "type": "hello",
         "proto": PROTO,
@@ -16,8 +17,34 @@ pub fn hello(profile: &Profile) -> String {
         "version": VERSION,
         "radio": profile.model(),
         "capabilities": capability_tags(profile),
+        "session": session,
     })
     .to_string()
+}
+
+/// Parses an incoming text message of any channel: it must be a JSON object. Every
+/// channel parses through here (one place for the parser's rules).
+pub fn parse_message(text: &str) -> Result<Map<String, Value>, CommandError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(CommandError::new(
+            ErrorCode::InvalidJson,
+            "a message must be a JSON object",
+        )),
+        Err(e) => Err(CommandError::new(
+            ErrorCode::InvalidJson,
+            format!("not valid JSON: {e}"),
+        )),
+    }
+}
+
+/// `{"type":"error","error","message"}`, with the message's `id` when it had one.
+pub fn error(e: &CommandError, id: Option<&Value>) -> String {
+    let mut v = json!({"type": "error", "error": e.code.as_str(), "message": e.message});
+    if let Some(id) = id {
+        v["id"] = id.clone();
+    }
+    v.to_string()
 }
 
 /// The capability tags of a profile (interface.md §2.1 `tags`).

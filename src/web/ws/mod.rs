@@ -2,25 +2,29 @@
 //! client cap — all answered with JSON errors before any upgrade), the registry of
 //! connected clients, and one thread per client.
 
+pub mod audio_channel;
 pub mod conn;
 pub mod control;
 pub mod feed;
 pub mod messages;
+pub mod meters_channel;
 pub mod pacer;
 pub mod rate_limit;
+pub mod registry;
+pub mod scope_channel;
+pub mod tx_gate;
 
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
 
-use parking_lot::Mutex;
 use tiny_http::{Request, Response, StatusCode};
 
-use self::conn::{Channel, ClientHandle, Outbound};
+use self::conn::Channel;
+pub use self::registry::WsRegistry;
 use super::context::AppCtx;
 use super::response::{self, Reply};
 use super::upgrade;
+use crate::radio::error::CommandError;
 
 /// A WebSocket route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,13 +54,6 @@ impl WsRoute {
     }
 }
 
-/// Connected clients, per route.
-#[derive(Default)]
-pub struct WsRegistry {
-    counts: [AtomicUsize; 4],
-    clients: Mutex<HashMap<u64, Arc<ClientHandle>>>,
-}
-
 /// Holds a place in the per-route count; gives it back when dropped.
 struct Slot {
     app: Arc<AppCtx>,
@@ -71,27 +68,27 @@ impl Drop for Slot {
     }
 }
 
-impl WsRegistry {
-    /// Clients on `route` now.
-    pub fn count(&self, route: WsRoute) -> usize {
-        self.counts[route.index()].load(Ordering::Acquire)
-    }
-
-    /// Asks every client to close (server shutting down) and waits up to `wait` for them.
-    pub fn close_all(&self, wait: Duration) {
-        let handles: Vec<_> = self.clients.lock().values().cloned().collect();
-        for h in &handles {
-            h.send(Outbound::Close(1001, "the server is shutting down".into()));
-        }
-        let deadline = Instant::now() + wait;
-        while Instant::now() < deadline && !self.clients.lock().is_empty() {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     crate::web::request_header(req, name)
+}
+
+/// The channel that serves `route` for client `id` (`url` is the request target, for
+/// the query parameters a channel reads); an error is answered 400 before the upgrade.
+fn channel_for(
+    route: WsRoute,
+    url: &str,
+    app: &Arc<AppCtx>,
+    id: u64,
+) -> Result<Box<dyn Channel>, CommandError> {
+    Ok(match route {
+        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
+        WsRoute::Scope => {
+            let ask = scope_channel::parse_query(url, &app.radio.profile())?;
+            Box::new(scope_channel::ScopeChannel::new(app.clone(), ask))
+        }
+        WsRoute::Meters => Box::new(meters_channel::MetersChannel::new(app.clone(), id)),
+        WsRoute::Audio => Box::new(audio_channel::AudioChannel::new(app.clone())),
+    })
 }
 
 /// Answers a WebSocket upgrade on `route`. Errors are plain JSON responses sent before
@@ -126,10 +123,10 @@ pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) 
     };
     let id = app.next_client_id();
     // the channel does nothing until the socket is open
-    let channel: Box<dyn Channel> = match route {
-        WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
-        other => {
-            let _ = req.respond(super::routes::planned(&format!("/api/v1/{}", other.name())));
+    let channel = match channel_for(route, req.url(), app, id) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = req.respond(response::error(400, e.code.as_str(), e.message));
             return None;
         }
     };

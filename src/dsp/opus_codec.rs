@@ -1,0 +1,166 @@
+//! Opus at 48 kHz with 20 ms frames: the RX encoder one per stream (shared by every
+//! listener of that stream) and the TX decoder of a transmitting client.
+
+use opus::{Application, Bitrate, Channels};
+
+/// Opus sample rate.
+pub const SAMPLE_RATE: u32 = 48_000;
+/// Samples per channel in one 20 ms frame.
+pub const FRAME_SAMPLES: usize = 960;
+/// Largest packet this server writes.
+const MAX_PACKET: usize = 1_500;
+/// Largest decoded duration accepted (Opus allows 120 ms).
+const MAX_DECODED: usize = 5_760;
+/// Encoder bit rate per channel.
+pub const BITRATE_PER_CHANNEL: i32 = 32_000;
+/// Encoder complexity (0..10): 5 keeps a Raspberry Pi well under its budget.
+pub const COMPLEXITY: i32 = 5;
+
+/// Why Opus failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpusError(pub String);
+
+impl std::fmt::Display for OpusError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OpusError {}
+
+fn err(e: opus::Error) -> OpusError {
+    OpusError(e.to_string())
+}
+
+fn channels_of(n: u8) -> Result<Channels, OpusError> {
+    match n {
+        1 => Ok(Channels::Mono),
+        2 => Ok(Channels::Stereo),
+        _ => Err(OpusError(format!("{n} channels; Opus here takes 1 or 2"))),
+    }
+}
+
+/// Encodes 20 ms frames of 48 kHz interleaved `i16`.
+pub struct OpusEncoder {
+    enc: opus::Encoder,
+    channels: u8,
+    buf: Vec<u8>,
+}
+
+impl std::fmt::Debug for OpusEncoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpusEncoder({} ch)", self.channels)
+    }
+}
+
+impl OpusEncoder {
+    /// An encoder for `channels` (1 or 2): audio application, VBR, 32 kbit/s per
+    /// channel, complexity [`COMPLEXITY`].
+    pub fn new(channels: u8) -> Result<OpusEncoder, OpusError> {
+        let mut enc = opus::Encoder::new(SAMPLE_RATE, channels_of(channels)?, Application::Audio)
+            .map_err(err)?;
+        enc.set_bitrate(Bitrate::Bits(BITRATE_PER_CHANNEL * i32::from(channels)))
+            .map_err(err)?;
+        enc.set_complexity(COMPLEXITY).map_err(err)?;
+        Ok(OpusEncoder {
+            enc,
+            channels,
+            buf: vec![0; MAX_PACKET],
+        })
+    }
+
+    /// Channels.
+    pub fn channels(&self) -> u8 {
+        self.channels
+    }
+
+    /// Encodes one 20 ms frame (`960 × channels` samples) into one packet.
+    pub fn encode(&mut self, frame: &[i16]) -> Result<Vec<u8>, OpusError> {
+        let want = FRAME_SAMPLES * usize::from(self.channels);
+        if frame.len() != want {
+            return Err(OpusError(format!(
+                "a frame has {want} samples, not {}",
+                frame.len()
+            )));
+        }
+        let n = self.enc.encode(frame, &mut self.buf).map_err(err)?;
+        Ok(self.buf[..n].to_vec())
+    }
+}
+
+/// Decodes mono Opus packets to 48 kHz `i16`.
+pub struct OpusDecoder {
+    dec: opus::Decoder,
+    buf: Vec<i16>,
+}
+
+impl std::fmt::Debug for OpusDecoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OpusDecoder")
+    }
+}
+
+impl OpusDecoder {
+    /// A mono decoder.
+    pub fn new() -> Result<OpusDecoder, OpusError> {
+        Ok(OpusDecoder {
+            dec: opus::Decoder::new(SAMPLE_RATE, Channels::Mono).map_err(err)?,
+            buf: vec![0; MAX_DECODED],
+        })
+    }
+
+    /// Decodes one packet (at most 120 ms; stereo packets are mixed down to mono).
+    pub fn decode(&mut self, packet: &[u8]) -> Result<&[i16], OpusError> {
+        if packet.is_empty() {
+            return Err(OpusError("an empty Opus packet".into()));
+        }
+        let n = self.dec.decode(packet, &mut self.buf, false).map_err(err)?;
+        Ok(&self.buf[..n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tone_survives_encode_and_decode() {
+        let mut e = OpusEncoder::new(1).unwrap();
+        let mut d = OpusDecoder::new().unwrap();
+        let mut out = Vec::new();
+        for f in 0..50 {
+            let frame: Vec<i16> = (0..960)
+                .map(|i| {
+                    let t = (f * 960 + i) as f32 / 48_000.0;
+                    ((t * 1_000.0 * std::f32::consts::TAU).sin() * 10_000.0) as i16
+                })
+                .collect();
+            let pkt = e.encode(&frame).unwrap();
+            assert!(!pkt.is_empty() && pkt.len() < 400, "{}", pkt.len());
+            out.extend_from_slice(d.decode(&pkt).unwrap());
+        }
+        assert_eq!(out.len(), 48_000);
+        // power at 1 kHz dominates power at 1.5 kHz
+        let p = |freq: f32| {
+            let (mut re, mut im) = (0.0f32, 0.0f32);
+            for (i, &s) in out[9_600..].iter().enumerate() {
+                let ph = std::f32::consts::TAU * freq * i as f32 / 48_000.0;
+                re += f32::from(s) * ph.cos();
+                im += f32::from(s) * ph.sin();
+            }
+            re * re + im * im
+        };
+        assert!(p(1_000.0) > 1_000.0 * p(1_500.0));
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let mut e = OpusEncoder::new(2).unwrap();
+        assert!(e.encode(&[0; 960]).is_err(), "stereo needs 1920 samples");
+        assert!(OpusEncoder::new(3).is_err());
+        let mut d = OpusDecoder::new().unwrap();
+        assert!(d.decode(&[]).is_err());
+        // a TOC byte promising more than the packet holds
+        assert!(d.decode(&[0xFF, 0xFF, 0xFF]).is_err());
+    }
+}

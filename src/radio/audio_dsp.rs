@@ -1,0 +1,372 @@
+//! The audio DSP thread: turns the radio's decoded RX audio into what web clients
+//! receive. It listens to the RX audio only while somebody needs it (an RX stream has a
+//! listener, or the audio-FFT scope a viewer); then, per radio block:
+//!
+//! 1. resample to 48 kHz (the rate detected by the audio pump; rebuilt when it changes),
+//! 2. cut into 20 ms frames,
+//! 3. per web stream that has listeners — (Opus | PCM16) × (mono | stereo) — convert the
+//!    channels (mono of a stereo radio is MAIN, stereo of a mono radio repeats it),
+//!    encode **once** (one Opus encoder per stream, created while it has listeners) and
+//!    publish the frame to every listener,
+//! 4. on profiles whose scope is `audio_fft`, feed MAIN to the [`AudioFft`] and publish
+//!    a scope frame per sweep (edges from the dial, the mode and the profile's span).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender};
+use parking_lot::RwLock;
+
+use super::audio_pump::PcmBlock;
+use super::scope_pump::ScopeOut;
+use super::state::StateStore;
+use crate::dsp::audio_fft::{AudioFft, Layout, PIXELS, Sideband};
+use crate::dsp::opus_codec::OpusEncoder;
+use crate::dsp::reframe::Reframer;
+use crate::dsp::resample::Resampler;
+use crate::dsp::{WEB_FRAME, WEB_RATE};
+use crate::hub::{Fanout, Subscription};
+use crate::profile::{Profile, ScopeSourceKind};
+use crate::wire::web::{AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
+
+/// One 20 ms frame of a web RX stream, encoded once for all its listeners.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AudioOut {
+    /// Codec.
+    pub codec: AudioCodec,
+    /// 1 or 2.
+    pub channels: u8,
+    /// One Opus packet or 20 ms of interleaved i16 LE.
+    pub payload: Vec<u8>,
+    /// When the radio block that completed the frame arrived.
+    pub at: Instant,
+}
+
+impl AudioOut {
+    /// The binary frame (interface.md §2.5) with this client's `sequence`.
+    pub fn frame_bytes(&self, sequence: u16) -> Vec<u8> {
+        AudioFrame {
+            msg_type: AUDIO_RX_FRAME,
+            codec: self.codec.byte(),
+            sequence,
+            sample_rate: WEB_RATE,
+            channels: self.channels,
+            frame_ms: crate::radio::audio::FRAME_MS as u8,
+            payload: self.payload.clone(),
+        }
+        .emit()
+    }
+}
+
+/// The four web RX streams.
+pub struct RxStreams {
+    fanouts: [Arc<Fanout<AudioOut>>; 4],
+}
+
+fn stream_index(codec: AudioCodec, channels: u8) -> Option<usize> {
+    let c = match channels {
+        1 => 0,
+        2 => 1,
+        _ => return None,
+    };
+    Some(c + 2 * usize::from(codec == AudioCodec::Pcm16))
+}
+
+const STREAMS: [(AudioCodec, u8); 4] = [
+    (AudioCodec::Opus, 1),
+    (AudioCodec::Opus, 2),
+    (AudioCodec::Pcm16, 1),
+    (AudioCodec::Pcm16, 2),
+];
+
+impl RxStreams {
+    /// Four empty streams; every change of their listener counts is sent on `changed`.
+    pub fn new(changed: &Sender<()>) -> RxStreams {
+        let fanouts = std::array::from_fn(|_| {
+            let f: Arc<Fanout<AudioOut>> = Fanout::new();
+            let tx = changed.clone();
+            f.on_count_change(move |_| {
+                let _ = tx.send(());
+            });
+            f
+        });
+        RxStreams { fanouts }
+    }
+
+    /// The stream of `codec` with `channels` (1 or 2).
+    pub fn get(&self, codec: AudioCodec, channels: u8) -> Option<&Arc<Fanout<AudioOut>>> {
+        stream_index(codec, channels).map(|i| &self.fanouts[i])
+    }
+
+    fn listened(&self) -> bool {
+        self.fanouts.iter().any(|f| f.count() > 0)
+    }
+}
+
+/// What the thread works with.
+pub struct DspInputs {
+    /// The radio's decoded RX audio.
+    pub pcm: Arc<Fanout<PcmBlock>>,
+    /// The web RX streams.
+    pub streams: Arc<RxStreams>,
+    /// The scope fan-out (audio-FFT frames go there).
+    pub scope: Arc<Fanout<ScopeOut>>,
+    /// The current profile.
+    pub profile: Arc<RwLock<Arc<Profile>>>,
+    /// The state (dial, mode; scope edges are kept current).
+    pub store: Arc<StateStore>,
+    /// Listener counts changed.
+    pub changed: Receiver<()>,
+    /// Closed when the radio shuts down.
+    pub stop: Receiver<()>,
+}
+
+/// Radio blocks the thread may fall behind by before it drops some (a second).
+const BACKLOG: usize = 150;
+
+struct Pipeline {
+    rate: u32,
+    channels: u8,
+    resampler: Resampler,
+    reframer: Reframer,
+    resampled: Vec<i16>,
+}
+
+struct Dsp {
+    inputs: DspInputs,
+    pipeline: Option<Pipeline>,
+    encoders: [Option<OpusEncoder>; 2],
+    fft: AudioFft,
+    fft_seq: u16,
+    sweeps: Vec<Vec<f32>>,
+    last_edges: Option<(u64, u64)>,
+}
+
+/// Runs the thread until `stop` closes.
+pub fn run(inputs: DspInputs) {
+    let mut dsp = Dsp {
+        inputs,
+        pipeline: None,
+        encoders: [None, None],
+        fft: AudioFft::new(),
+        fft_seq: 0,
+        sweeps: Vec::new(),
+        last_edges: None,
+    };
+    let mut source: Option<(Subscription<PcmBlock>, Receiver<Arc<PcmBlock>>)> = None;
+    loop {
+        let wanted = dsp.inputs.streams.listened() || dsp.fft_wanted();
+        if wanted != source.is_some() {
+            source = wanted.then(|| {
+                let (tx, rx) = crossbeam_channel::bounded(BACKLOG);
+                (dsp.inputs.pcm.subscribe_with(Arc::new(tx)), rx)
+            });
+            dsp.restart();
+        }
+        for (i, enc) in dsp.encoders.iter_mut().enumerate() {
+            let n = dsp.inputs.streams.fanouts[i].count();
+            if n == 0 {
+                *enc = None;
+            }
+        }
+        let never = crossbeam_channel::never();
+        let pcm = source.as_ref().map_or(&never, |(_, rx)| rx);
+        crossbeam_channel::select! {
+            recv(pcm) -> b => {
+                if let Ok(b) = b {
+                    dsp.block(&b);
+                }
+            }
+            recv(dsp.inputs.changed) -> c => {
+                if c.is_err() {
+                    return;
+                }
+                while dsp.inputs.changed.try_recv().is_ok() {}
+            }
+            recv(dsp.inputs.stop) -> _ => return,
+        }
+    }
+}
+
+impl Dsp {
+    fn fft_wanted(&self) -> bool {
+        self.inputs.profile.read().scope.source == ScopeSourceKind::AudioFft
+            && self.inputs.scope.count() > 0
+    }
+
+    /// Starts the stream over (after a pause or a format change).
+    fn restart(&mut self) {
+        self.pipeline = None;
+        self.fft.reset();
+        self.last_edges = None;
+    }
+
+    fn block(&mut self, b: &PcmBlock) {
+        let fits = self
+            .pipeline
+            .as_ref()
+            .is_some_and(|p| p.rate == b.sample_rate && p.channels == b.channels);
+        if !fits {
+            self.restart();
+            let Some(resampler) = Resampler::new(b.sample_rate, WEB_RATE, usize::from(b.channels))
+            else {
+                log::debug!(
+                    "audio dsp: cannot resample {} Hz × {}",
+                    b.sample_rate,
+                    b.channels
+                );
+                return;
+            };
+            self.pipeline = Some(Pipeline {
+                rate: b.sample_rate,
+                channels: b.channels,
+                resampler,
+                reframer: Reframer::new(WEB_FRAME, usize::from(b.channels)),
+                resampled: Vec::new(),
+            });
+        }
+        let Some(mut p) = self.pipeline.take() else {
+            return;
+        };
+        p.resampled.clear();
+        p.resampler.process(&b.samples, &mut p.resampled);
+        let channels = p.channels;
+        let fft = self.fft_wanted();
+        let resampled = std::mem::take(&mut p.resampled);
+        p.reframer
+            .push(&resampled, |frame| self.frame(frame, channels, fft, b.at));
+        p.resampled = resampled;
+        self.pipeline = Some(p);
+    }
+
+    /// One 20 ms frame at 48 kHz.
+    fn frame(&mut self, frame: &[i16], channels: u8, fft: bool, at: Instant) {
+        let mut mono: Option<Vec<i16>> = None;
+        for (i, (codec, out_ch)) in STREAMS.into_iter().enumerate() {
+            if self.inputs.streams.fanouts[i].count() == 0 {
+                continue;
+            }
+            let converted;
+            let pcm: &[i16] = if out_ch == channels {
+                frame
+            } else if out_ch == 1 {
+                mono.get_or_insert_with(|| frame.iter().step_by(2).copied().collect())
+            } else {
+                converted = frame.iter().flat_map(|&s| [s, s]).collect::<Vec<i16>>();
+                &converted
+            };
+            let payload = match codec {
+                AudioCodec::Pcm16 => pcm.iter().flat_map(|s| s.to_le_bytes()).collect(),
+                AudioCodec::Opus => {
+                    let slot = &mut self.encoders[usize::from(out_ch - 1)];
+                    if slot.is_none() {
+                        match OpusEncoder::new(out_ch) {
+                            Ok(e) => *slot = Some(e),
+                            Err(e) => {
+                                log::error!("audio dsp: no Opus encoder: {e}");
+                                continue;
+                            }
+                        }
+                    }
+                    let Some(enc) = slot.as_mut() else { continue };
+                    match enc.encode(pcm) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            log::warn!("audio dsp: Opus encoding failed: {e}");
+                            continue;
+                        }
+                    }
+                }
+            };
+            self.inputs.streams.fanouts[i].publish(AudioOut {
+                codec,
+                channels: out_ch,
+                payload,
+                at,
+            });
+        }
+        if fft {
+            let main: Vec<i16> = if channels == 1 {
+                frame.to_vec()
+            } else {
+                frame
+                    .iter()
+                    .step_by(usize::from(channels))
+                    .copied()
+                    .collect()
+            };
+            self.sweeps.clear();
+            self.fft.push(&main, &mut self.sweeps);
+            let sweeps = std::mem::take(&mut self.sweeps);
+            for s in &sweeps {
+                self.publish_sweep(s, at);
+            }
+            self.sweeps = sweeps;
+        }
+    }
+
+    fn publish_sweep(&mut self, spectrum: &[f32], at: Instant) {
+        let span = self.inputs.profile.read().scope.default_span_hz;
+        let (dial, mode) = self
+            .inputs
+            .store
+            .read(|c| (c.radio.main.freq_hz, c.radio.main.mode.clone()));
+        // the edges follow the dial and the mode: nothing to show until both are known
+        let (Some(dial), Some(mode)) = (dial, mode) else {
+            return;
+        };
+        let layout = Layout {
+            dial_hz: dial,
+            sideband: Sideband::of_mode(&mode),
+            bandwidth_hz: span / 2,
+        };
+        let (start, end) = layout.edges();
+        if self.last_edges != Some((start, end)) {
+            self.last_edges = Some((start, end));
+            self.inputs.store.modify(|c| {
+                let s = &mut c.radio.scope;
+                s.mode = Some(0);
+                s.start_freq = start;
+                s.end_freq = end;
+                s.out_of_range = false;
+            });
+        }
+        let frame = ScopeFrame {
+            receiver: 0,
+            mode: 0,
+            start_freq: start.min(u64::from(u32::MAX)) as u32,
+            end_freq: end.min(u64::from(u32::MAX)) as u32,
+            sequence: self.fft_seq,
+            out_of_range: false,
+            pixels: layout.render(spectrum, PIXELS),
+        };
+        self.fft_seq = self.fft_seq.wrapping_add(1);
+        let bytes = frame.emit();
+        self.inputs.scope.publish(ScopeOut { frame, bytes, at });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_indexes_and_frame_bytes() {
+        assert_eq!(stream_index(AudioCodec::Opus, 1), Some(0));
+        assert_eq!(stream_index(AudioCodec::Pcm16, 2), Some(3));
+        assert_eq!(stream_index(AudioCodec::Opus, 3), None);
+        for (i, (c, ch)) in STREAMS.into_iter().enumerate() {
+            assert_eq!(stream_index(c, ch), Some(i));
+        }
+        let out = AudioOut {
+            codec: AudioCodec::Pcm16,
+            channels: 1,
+            payload: vec![1, 2, 3, 4],
+            at: Instant::now(),
+        };
+        assert_eq!(
+            out.frame_bytes(0x1234),
+            vec![0x10, 0x02, 0x34, 0x12, 0xE0, 0x01, 1, 20, 1, 2, 3, 4]
+        );
+    }
+}

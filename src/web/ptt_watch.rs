@@ -1,0 +1,75 @@
+//! Follows the radio's transmit state for the web layer: clears the PTT owner whenever
+//! the radio stops transmitting, whoever unkeyed it (a command, the transmit timeout, the
+//! front panel or a reconnect), and drives the MOD-input switch ([`ModInputSwitch`]) of
+//! web TX audio: LAN when a web client's TX audio starts reaching the radio, the
+//! operator's setting back when PTT drops.
+//!
+//! [`ModInputSwitch`]: crate::web::mod_input::ModInputSwitch
+
+use std::sync::{Arc, Weak};
+
+use crate::radio::command::Command;
+use crate::radio::state::{StateChange, StateSink};
+use crate::web::context::AppCtx;
+
+/// The state sink that watches PTT (subscribed by `app.rs`).
+pub struct PttWatcher(pub Weak<AppCtx>);
+
+impl StateSink for PttWatcher {
+    fn on_change(&self, change: &Arc<StateChange>) {
+        let unkeyed = change
+            .events
+            .contains(&crate::radio::events::RadioEvent::Ptt(Some(false)));
+        if unkeyed && let Some(app) = self.0.upgrade() {
+            app.ptt.clear();
+            mod_input_unkeyed(&app);
+        }
+    }
+}
+
+fn submit(app: &Arc<AppCtx>, cmd: Command, then: impl FnOnce(Option<(u8, u8)>) + Send + 'static) {
+    let what = format!("{cmd:?}");
+    let r = app.radio.submit(cmd, move |r| match r {
+        Ok(v) => {
+            let pair = v["data_mode"]
+                .as_u64()
+                .zip(v["value"].as_u64())
+                .map(|(d, x)| (d as u8, x as u8));
+            then(pair);
+        }
+        Err(e) => {
+            log::warn!("MOD input: {what} failed: {e}");
+            then(None);
+        }
+    });
+    if let Err(e) = r {
+        log::warn!("MOD input: command not queued: {e}");
+    }
+}
+
+/// A web client's TX audio starts reaching the radio.
+pub fn mod_input_tx_started(app: &Arc<AppCtx>) {
+    let Some(lan) = app.radio.profile().mod_input.as_ref().map(|m| m.lan) else {
+        return;
+    };
+    let Some(cmd) = app.mod_input.lock().tx_started() else {
+        return;
+    };
+    let a = app.clone();
+    submit(app, cmd, move |read| {
+        let next = a.mod_input.lock().read_done(read, lan);
+        if let Some(set) = next {
+            log::info!("MOD input set to LAN for web TX audio");
+            submit(&a, set, |_| {});
+        }
+    });
+}
+
+/// PTT dropped: put the operator's MOD input back.
+pub fn mod_input_unkeyed(app: &Arc<AppCtx>) {
+    let cmd = app.mod_input.lock().unkeyed();
+    if let Some(cmd) = cmd {
+        log::info!("MOD input restored after web TX audio");
+        submit(app, cmd, |_| {});
+    }
+}

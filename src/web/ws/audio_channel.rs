@@ -1,0 +1,473 @@
+//! `/api/v1/audio`: `audio_start` / `audio_stop` per direction.
+//!
+//! * RX: 48 kHz frames of 20 ms, Opus or PCM16, mono or stereo, from the stream shared by
+//!   every listener of that format (one encoder per stream); `sequence` counts this
+//!   client's frames, gaps are frames its queue dropped.
+//! * TX: frames `0x11` (Opus, or PCM16 mono at 8/16/24/48 kHz) from the client whose
+//!   `session` (its control socket's `hello.session`) owns a confirmed PTT are decoded,
+//!   resampled to the radio's rate and sent in the radio's codec; anybody else's frames
+//!   are dropped with one `ptt_required` error. They stop reaching the radio the moment
+//!   an unkey is asked for or PTT drops, whatever the cause.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::conn::{Channel, Ctx};
+use super::messages;
+use super::tx_gate::{TxGate, TxVerdict};
+use crate::dsp::WEB_RATE;
+use crate::dsp::opus_codec::OpusDecoder;
+use crate::dsp::resample::Resampler;
+use crate::hub::{Subscription, Tap};
+use crate::radio::audio::FRAME_MS;
+use crate::radio::audio_dsp::AudioOut;
+use crate::radio::audio_pump::PcmBlock;
+use crate::radio::error::{CommandError, ErrorCode};
+use crate::web::context::AppCtx;
+use crate::wire::web::{AUDIO_TX_FRAME, AudioCodec, AudioFrame};
+
+/// Frames queued per RX client before the newest replaces them.
+pub const HIGH_WATERMARK: usize = 5;
+/// Audio a socket's kernel send buffer holds, about.
+pub const SEND_BUFFER_AUDIO: Duration = Duration::from_millis(200);
+
+/// Kernel send buffer for an RX stream: [`SEND_BUFFER_AUDIO`] of it, at least 4 KiB.
+pub fn rx_send_buffer(codec: AudioCodec, channels: u8) -> usize {
+    let bytes_per_second = match codec {
+        AudioCodec::Opus => {
+            crate::dsp::opus_codec::BITRATE_PER_CHANNEL as usize / 8 * usize::from(channels)
+        }
+        AudioCodec::Pcm16 => WEB_RATE as usize * 2 * usize::from(channels),
+    };
+    (bytes_per_second * SEND_BUFFER_AUDIO.as_millis() as usize / 1_000).max(4 * 1024)
+}
+
+/// Sample rates a client may send PCM16 TX audio at.
+pub const TX_PCM_RATES: [u32; 4] = [8_000, 16_000, 24_000, 48_000];
+
+/// Direction of an `audio_start` / `audio_stop`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Radio to client.
+    Rx,
+    /// Client to radio.
+    Tx,
+}
+
+impl Direction {
+    fn name(self) -> &'static str {
+        match self {
+            Direction::Rx => "rx",
+            Direction::Tx => "tx",
+        }
+    }
+}
+
+/// A validated `audio_start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AudioAsk {
+    /// Direction.
+    pub direction: Direction,
+    /// Codec.
+    pub codec: AudioCodec,
+    /// Sample rate, Hz.
+    pub sample_rate: u32,
+    /// Channels.
+    pub channels: u8,
+    /// `hello.session` (TX).
+    pub session: Option<String>,
+}
+
+fn direction(msg: &Map<String, Value>) -> Result<Direction, CommandError> {
+    match msg.get("direction").and_then(Value::as_str) {
+        Some("rx") => Ok(Direction::Rx),
+        Some("tx") => Ok(Direction::Tx),
+        _ => Err(CommandError::param(
+            "direction",
+            "required: \"rx\" or \"tx\"",
+        )),
+    }
+}
+
+/// Validates an `audio_start`; `rx_channels` is what the radio sends.
+pub fn parse_start(msg: &Map<String, Value>, rx_channels: u8) -> Result<AudioAsk, CommandError> {
+    let direction = direction(msg)?;
+    let codec = match msg.get("codec") {
+        None | Some(Value::Null) => AudioCodec::Opus,
+        Some(v) => v.as_str().and_then(AudioCodec::from_name).ok_or_else(|| {
+            CommandError::param("codec", format!("{v} is not allowed; allowed: opus, pcm16"))
+        })?,
+    };
+    let channels = match msg.get("channels") {
+        None | Some(Value::Null) => match direction {
+            Direction::Rx => rx_channels,
+            Direction::Tx => 1,
+        },
+        Some(v) => match (direction, v.as_u64()) {
+            (Direction::Rx, Some(c @ (1 | 2))) => c as u8,
+            (Direction::Tx, Some(1)) => 1,
+            (Direction::Rx, _) => {
+                return Err(CommandError::param(
+                    "channels",
+                    format!("{v}: allowed 1 or 2"),
+                ));
+            }
+            (Direction::Tx, _) => {
+                return Err(CommandError::param(
+                    "channels",
+                    format!("{v}: TX audio is mono (1)"),
+                ));
+            }
+        },
+    };
+    let sample_rate = match msg.get("sample_rate") {
+        None | Some(Value::Null) => WEB_RATE,
+        Some(v) => {
+            let r = v.as_u64().unwrap_or(0);
+            let ok = match (direction, codec) {
+                (Direction::Tx, AudioCodec::Pcm16) => TX_PCM_RATES.contains(&(r as u32)),
+                _ => r == u64::from(WEB_RATE),
+            };
+            if !ok {
+                let allowed = if (direction, codec) == (Direction::Tx, AudioCodec::Pcm16) {
+                    "8000, 16000, 24000 or 48000"
+                } else {
+                    "48000"
+                };
+                return Err(CommandError::param(
+                    "sample_rate",
+                    format!("{v} is not allowed; allowed {allowed}"),
+                ));
+            }
+            r as u32
+        }
+    };
+    let session = match (direction, msg.get("session")) {
+        (Direction::Rx, _) => None,
+        (Direction::Tx, Some(Value::String(s))) => Some(s.clone()),
+        (Direction::Tx, _) => {
+            return Err(CommandError::param(
+                "session",
+                "required for TX: the hello.session of your control socket (/api/v1/ws)",
+            ));
+        }
+    };
+    Ok(AudioAsk {
+        direction,
+        codec,
+        sample_rate,
+        channels,
+        session,
+    })
+}
+
+struct RxState {
+    _sub: Subscription<AudioOut>,
+    tap: Arc<Tap<AudioOut>>,
+}
+
+struct TxState {
+    codec: AudioCodec,
+    sample_rate: u32,
+    /// The control client whose PTT the frames need.
+    control: u64,
+    decoder: Option<OpusDecoder>,
+    resampler: Option<Resampler>,
+    gate: TxGate,
+    samples: Vec<i16>,
+    resampled: Vec<i16>,
+    _hold: Subscription<PcmBlock>,
+}
+
+/// The channel of one client.
+pub struct AudioChannel {
+    app: Arc<AppCtx>,
+    rx: Option<RxState>,
+    tx: Option<TxState>,
+}
+
+impl AudioChannel {
+    /// A channel.
+    pub fn new(app: Arc<AppCtx>) -> AudioChannel {
+        AudioChannel {
+            app,
+            rx: None,
+            tx: None,
+        }
+    }
+
+    fn fail(&self, id: Option<&Value>, e: &CommandError, ctx: &mut Ctx) {
+        ctx.text(messages::error(e, id));
+    }
+
+    fn start(&mut self, ask: AudioAsk, id: Option<&Value>, ctx: &mut Ctx) {
+        match ask.direction {
+            Direction::Rx => {
+                self.rx = None;
+                let Some(fanout) = self.app.radio.rx_audio(ask.codec, ask.channels) else {
+                    let e = CommandError::param("channels", "allowed 1 or 2");
+                    return self.fail(id, &e, ctx);
+                };
+                let tap = Arc::new(Tap::new(
+                    HIGH_WATERMARK,
+                    self.app.cfg.first_sequence,
+                    Some(ctx.handle.waker()),
+                    Box::new(|_| true),
+                ));
+                let sub = fanout.subscribe_with(tap.clone());
+                self.rx = Some(RxState { _sub: sub, tap });
+                ctx.set_send_buffer(rx_send_buffer(ask.codec, ask.channels));
+            }
+            Direction::Tx => {
+                let session = ask.session.as_deref().unwrap_or_default();
+                let Some(control) = self.app.sessions.client_of(session) else {
+                    let e = CommandError::new(
+                        ErrorCode::Forbidden,
+                        "session: not the hello.session of a connected control client",
+                    );
+                    return self.fail(id, &e, ctx);
+                };
+                let decoder = match ask.codec {
+                    AudioCodec::Opus => match OpusDecoder::new() {
+                        Ok(d) => Some(d),
+                        Err(e) => {
+                            let e = CommandError::new(
+                                ErrorCode::RadioUnavailable,
+                                format!("no Opus decoder: {e}"),
+                            );
+                            return self.fail(id, &e, ctx);
+                        }
+                    },
+                    AudioCodec::Pcm16 => None,
+                };
+                let from = ask.sample_rate;
+                let to = self.app.radio.tx_sample_rate();
+                self.tx = Some(TxState {
+                    codec: ask.codec,
+                    sample_rate: ask.sample_rate,
+                    control,
+                    decoder,
+                    resampler: Resampler::new(from, to, 1),
+                    gate: TxGate::default(),
+                    samples: Vec::new(),
+                    resampled: Vec::new(),
+                    _hold: self.app.radio.hold_audio(),
+                });
+            }
+        }
+        let mut reply = json!({
+            "type": "audio_started",
+            "direction": ask.direction.name(),
+            "codec": ask.codec.name(),
+            "sample_rate": ask.sample_rate,
+            "channels": ask.channels,
+            "frame_ms": FRAME_MS,
+        });
+        if let Some(id) = id {
+            reply["id"] = id.clone();
+        }
+        ctx.text(reply.to_string());
+    }
+
+    /// One TX frame from the client.
+    fn tx_frame(&mut self, data: &[u8], ctx: &mut Ctx) -> Result<(), CommandError> {
+        let Some(tx) = self.tx.as_mut() else {
+            return Err(CommandError::param(
+                "audio_start",
+                "send {\"type\":\"audio_start\",\"direction\":\"tx\",...} before TX frames",
+            ));
+        };
+        let f = AudioFrame::parse(data)
+            .map_err(|e| CommandError::param("frame", format!("not an audio frame: {e}")))?;
+        if f.msg_type != AUDIO_TX_FRAME
+            || f.codec != tx.codec.byte()
+            || f.channels != 1
+            || f.sample_rate != tx.sample_rate
+        {
+            return Err(CommandError::param(
+                "frame",
+                format!(
+                    "expected msg_type 0x11, codec {:#04x}, sample_rate {}, channels 1 (as started)",
+                    tx.codec.byte(),
+                    tx.sample_rate
+                ),
+            ));
+        }
+        tx.samples.clear();
+        match tx.decoder.as_mut() {
+            Some(d) => tx.samples.extend_from_slice(
+                d.decode(&f.payload)
+                    .map_err(|e| CommandError::param("frame", format!("bad Opus packet: {e}")))?,
+            ),
+            None => {
+                if f.payload.len() % 2 != 0 {
+                    return Err(CommandError::param("frame", "PCM16 payload of odd length"));
+                }
+                tx.samples.extend(
+                    f.payload
+                        .chunks_exact(2)
+                        .map(|c| i16::from_le_bytes([c[0], c[1]])),
+                );
+            }
+        }
+        let rate = if tx.decoder.is_some() {
+            WEB_RATE
+        } else {
+            tx.sample_rate
+        };
+        let duration = Duration::from_micros(tx.samples.len() as u64 * 1_000_000 / u64::from(rate));
+        let allowed = self.app.ptt.tx_allowed(tx.control)
+            && self.app.radio.store().read(|c| c.radio.transmitting());
+        match tx.gate.offer(allowed, duration, Instant::now()) {
+            TxVerdict::Refuse { tell } => {
+                if tell {
+                    let e = CommandError::new(
+                        ErrorCode::PttRequired,
+                        "TX audio reaches the radio only while your control client owns a confirmed PTT; frames dropped",
+                    );
+                    ctx.text(messages::error(&e, None));
+                }
+                return Ok(());
+            }
+            TxVerdict::TooFast => return Ok(()),
+            TxVerdict::Send { starts } => {
+                if starts {
+                    self.app.radio.start_tx_audio();
+                    crate::web::ptt_watch::mod_input_tx_started(&self.app);
+                }
+            }
+        }
+        tx.resampled.clear();
+        match tx.resampler.as_mut() {
+            Some(r) => r.process(&tx.samples, &mut tx.resampled),
+            None => tx.resampled.extend_from_slice(&tx.samples),
+        }
+        if let Err(e) = self.app.radio.send_tx_audio(&tx.resampled) {
+            log::debug!("TX audio not sent: {e}");
+        }
+        Ok(())
+    }
+
+    fn closed_count(&self) {
+        self.app
+            .radio
+            .store()
+            .modify(|c| c.ws_clients.audio = c.ws_clients.audio.saturating_sub(1));
+    }
+}
+
+impl Channel for AudioChannel {
+    fn open(&mut self, _ctx: &mut Ctx) {
+        self.app.radio.store().modify(|c| c.ws_clients.audio += 1);
+    }
+
+    fn text(&mut self, text: &str, ctx: &mut Ctx) {
+        let msg = match messages::parse_message(text) {
+            Ok(m) => m,
+            Err(e) => return self.fail(None, &e, ctx),
+        };
+        let id = msg.get("id").filter(|v| v.is_string() || v.is_number());
+        match msg.get("type").and_then(Value::as_str) {
+            Some("audio_start") => match parse_start(&msg, self.app.radio.rx_channels()) {
+                Ok(ask) => self.start(ask, id, ctx),
+                Err(e) => self.fail(id, &e, ctx),
+            },
+            Some("audio_stop") => match direction(&msg) {
+                Ok(d) => {
+                    match d {
+                        Direction::Rx => self.rx = None,
+                        Direction::Tx => self.tx = None,
+                    }
+                    let mut reply = json!({"type": "audio_stopped", "direction": d.name()});
+                    if let Some(id) = id {
+                        reply["id"] = id.clone();
+                    }
+                    ctx.text(reply.to_string());
+                }
+                Err(e) => self.fail(id, &e, ctx),
+            },
+            other => {
+                let e = CommandError::param(
+                    "type",
+                    format!(
+                        "{} on /api/v1/audio; allowed: audio_start, audio_stop",
+                        other.map_or("missing".to_string(), |t| format!("unknown type {t:?}"))
+                    ),
+                );
+                self.fail(id, &e, ctx);
+            }
+        }
+    }
+
+    fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
+        if let Err(e) = self.tx_frame(data, ctx) {
+            self.fail(None, &e, ctx);
+        }
+    }
+
+    fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx) {
+        let Some(rx) = &self.rx else { return };
+        for _ in 0..budget {
+            let Some((seq, f)) = rx.tap.pop() else { break };
+            self.app
+                .stream_stats
+                .audio
+                .record(now.saturating_duration_since(f.at));
+            ctx.binary(f.frame_bytes(seq));
+        }
+    }
+
+    fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {
+        None
+    }
+
+    fn closed(&mut self) {
+        self.rx = None;
+        self.tx = None;
+        self.closed_count();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn audio_start_is_checked() {
+        let rx = parse_start(&m(json!({"direction": "rx"})), 2).unwrap();
+        assert_eq!(
+            (rx.codec, rx.channels, rx.sample_rate),
+            (AudioCodec::Opus, 2, 48_000)
+        );
+        let tx = parse_start(
+            &m(json!({"direction": "tx", "codec": "pcm16", "sample_rate": 16000, "session": "ab"})),
+            2,
+        )
+        .unwrap();
+        assert_eq!(
+            (tx.codec, tx.channels, tx.sample_rate, tx.session.as_deref()),
+            (AudioCodec::Pcm16, 1, 16_000, Some("ab"))
+        );
+        for bad in [
+            json!({}),
+            json!({"direction": "up"}),
+            json!({"direction": "rx", "codec": "mp3"}),
+            json!({"direction": "rx", "channels": 3}),
+            json!({"direction": "rx", "sample_rate": 16000}),
+            json!({"direction": "tx", "session": "ab", "channels": 2}),
+            json!({"direction": "tx", "session": "ab", "sample_rate": 16000}),
+            json!({"direction": "tx", "codec": "pcm16", "session": "ab", "sample_rate": 11025}),
+            json!({"direction": "tx"}),
+            json!({"direction": "tx", "session": 5}),
+        ] {
+            let e = parse_start(&m(bad.clone()), 1).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParam, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! `/api/v1/meters`: nothing flows before `meters_start`; then binary meter frames
+//! (`0x20`, a wrapping per-client `sequence`, `(id, value)` triples of the asked meters
+//! read this round) at the asked rate (1..20 per second, slower when the radio answers
+//! slower) until `meters_stop`. The radio is polled only for meters somebody asked for,
+//! at the highest rate asked (the meter pump).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::conn::{Channel, Ctx};
+use super::messages;
+use super::pacer::Pacer;
+use crate::hub::{Subscription, Tap};
+use crate::profile::Profile;
+use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::meter_pump::{MAX_FPS, MeterReading};
+use crate::radio::meters::MeterKind;
+use crate::web::context::AppCtx;
+use crate::wire::web::MeterFrame;
+
+/// Rate when `meters_start` names none.
+pub const DEFAULT_FPS: u32 = 10;
+/// Frames queued per client before the newest replaces them.
+pub const HIGH_WATERMARK: usize = 5;
+/// Kernel send buffer of a meters socket (the smallest Linux allows is about this).
+pub const SEND_BUFFER: usize = 4 * 1024;
+
+/// A validated `meters_start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetersAsk {
+    /// The asked meters the profile has, in id order.
+    pub kinds: Vec<MeterKind>,
+    /// Frames per second, 1..20.
+    pub fps: u32,
+}
+
+/// Validates a `meters_start` message against `profile`.
+pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<MetersAsk, CommandError> {
+    let names = || MeterKind::ALL.map(MeterKind::name).join(", ");
+    let asked: BTreeSet<MeterKind> = match msg.get("meters") {
+        None | Some(Value::Null) => MeterKind::ALL.into_iter().collect(),
+        Some(Value::Array(a)) => {
+            let mut set = BTreeSet::new();
+            let mut unknown = Vec::new();
+            for v in a {
+                match v.as_str().and_then(MeterKind::from_name) {
+                    Some(k) => {
+                        set.insert(k);
+                    }
+                    None => unknown.push(v.to_string()),
+                }
+            }
+            if !unknown.is_empty() {
+                return Err(CommandError::param(
+                    "meters",
+                    format!("unknown {}; allowed: {}", unknown.join(", "), names()),
+                ));
+            }
+            set
+        }
+        Some(_) => {
+            return Err(CommandError::param(
+                "meters",
+                format!("must be an array of names: {}", names()),
+            ));
+        }
+    };
+    let fps = match msg.get("fps") {
+        None | Some(Value::Null) => DEFAULT_FPS,
+        Some(v) => match v.as_u64() {
+            Some(f) if f > 0 => f.min(u64::from(MAX_FPS)) as u32,
+            _ => {
+                return Err(CommandError::param(
+                    "fps",
+                    format!("{v} is not a positive whole number (1..{MAX_FPS}; more is clamped)"),
+                ));
+            }
+        },
+    };
+    let kinds = asked
+        .into_iter()
+        .filter(|k| profile.has_meter(k.name()))
+        .collect();
+    Ok(MetersAsk { kinds, fps })
+}
+
+struct Running {
+    kinds: Vec<MeterKind>,
+    _sub: Subscription<MeterReading>,
+    tap: Arc<Tap<MeterReading>>,
+}
+
+/// The channel of one client.
+pub struct MetersChannel {
+    app: Arc<AppCtx>,
+    id: u64,
+    running: Option<Running>,
+}
+
+impl MetersChannel {
+    /// A channel for client `id`.
+    pub fn new(app: Arc<AppCtx>, id: u64) -> MetersChannel {
+        MetersChannel {
+            app,
+            id,
+            running: None,
+        }
+    }
+
+    fn fail(&self, id: Option<&Value>, e: &CommandError, ctx: &mut Ctx) {
+        ctx.text(messages::error(e, id));
+    }
+
+    fn start(&mut self, ask: MetersAsk, ctx: &mut Ctx) {
+        self.running = None;
+        let wanted: BTreeSet<MeterKind> = ask.kinds.iter().copied().collect();
+        let mut pacer = Pacer::new(ask.fps);
+        let tap = Arc::new(Tap::new(
+            HIGH_WATERMARK,
+            self.app.cfg.first_sequence,
+            Some(ctx.handle.waker()),
+            Box::new(move |r: &MeterReading| {
+                r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
+            }),
+        ));
+        let sub = self.app.meters.readings().subscribe_with(tap.clone());
+        self.app
+            .meters
+            .demand(self.id, ask.kinds.iter().copied(), ask.fps);
+        self.running = Some(Running {
+            kinds: ask.kinds,
+            _sub: sub,
+            tap,
+        });
+    }
+
+    fn stop(&mut self) {
+        if self.running.take().is_some() {
+            self.app.meters.withdraw(self.id);
+        }
+    }
+}
+
+impl Channel for MetersChannel {
+    fn open(&mut self, ctx: &mut Ctx) {
+        self.app.radio.store().modify(|c| c.ws_clients.meters += 1);
+        ctx.set_send_buffer(SEND_BUFFER);
+    }
+
+    fn text(&mut self, text: &str, ctx: &mut Ctx) {
+        let msg = match messages::parse_message(text) {
+            Ok(m) => m,
+            Err(e) => return self.fail(None, &e, ctx),
+        };
+        let id = msg.get("id").filter(|v| v.is_string() || v.is_number());
+        match msg.get("type").and_then(Value::as_str) {
+            Some("meters_start") => {
+                let profile = self.app.radio.profile();
+                match parse_start(&msg, &profile) {
+                    Ok(ask) => {
+                        let names: Vec<&str> = ask.kinds.iter().map(|k| k.name()).collect();
+                        let mut reply =
+                            json!({"type": "meters_started", "meters": names, "fps": ask.fps});
+                        if let Some(id) = id {
+                            reply["id"] = id.clone();
+                        }
+                        ctx.text(reply.to_string());
+                        self.start(ask, ctx);
+                    }
+                    Err(e) => self.fail(id, &e, ctx),
+                }
+            }
+            Some("meters_stop") => {
+                self.stop();
+                let mut reply = json!({"type": "meters_stopped"});
+                if let Some(id) = id {
+                    reply["id"] = id.clone();
+                }
+                ctx.text(reply.to_string());
+            }
+            other => {
+                let e = CommandError::param(
+                    "type",
+                    format!(
+                        "{} on /api/v1/meters; allowed: meters_start, meters_stop",
+                        other.map_or("missing".to_string(), |t| format!("unknown type {t:?}"))
+                    ),
+                );
+                self.fail(id, &e, ctx);
+            }
+        }
+    }
+
+    fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
+        let e = CommandError::new(
+            ErrorCode::InvalidJson,
+            format!(
+                "binary messages ({} bytes) are not accepted on /api/v1/meters; send JSON text",
+                data.len()
+            ),
+        );
+        self.fail(None, &e, ctx);
+    }
+
+    fn pull(&mut self, _now: Instant, budget: usize, ctx: &mut Ctx) {
+        let Some(run) = &self.running else { return };
+        for _ in 0..budget {
+            let Some((seq, r)) = run.tap.pop() else { break };
+            // in id order, the asked ones read this round
+            let readings = run
+                .kinds
+                .iter()
+                .filter_map(|k| {
+                    let (_, v) = r.values.iter().find(|(m, _)| m == k)?;
+                    Some((k.web_id(), *v))
+                })
+                .collect();
+            ctx.binary(
+                MeterFrame {
+                    sequence: seq,
+                    readings,
+                }
+                .emit(),
+            );
+        }
+    }
+
+    fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {
+        None
+    }
+
+    fn closed(&mut self) {
+        self.stop();
+        self.app
+            .radio
+            .store()
+            .modify(|c| c.ws_clients.meters = c.ws_clients.meters.saturating_sub(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::ProfileRegistry;
+
+    #[test]
+    fn meters_start_is_checked() {
+        let reg = ProfileRegistry::embedded();
+        let p = reg.get("ic7610").unwrap();
+        let m = |v: Value| v.as_object().unwrap().clone();
+        let ask = parse_start(
+            &m(json!({"meters": ["swr", "smeter", "temp"], "fps": 50})),
+            &p,
+        )
+        .unwrap();
+        assert_eq!(
+            ask.kinds,
+            vec![MeterKind::Smeter, MeterKind::Swr],
+            "id order, profile's only"
+        );
+        assert_eq!(ask.fps, 20, "clamped");
+        let all = parse_start(&m(json!({"type": "meters_start"})), &p).unwrap();
+        assert_eq!(all.fps, 10);
+        assert_eq!(all.kinds.len(), p.meters.list.len());
+        for bad in [
+            json!({"meters": ["smeter", "volts"]}),
+            json!({"meters": "smeter"}),
+            json!({"meters": [1]}),
+            json!({"fps": 0}),
+            json!({"fps": -3}),
+            json!({"fps": 2.5}),
+            json!({"fps": "10"}),
+        ] {
+            let e = parse_start(&m(bad.clone()), &p).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParam, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The stream channels over loopback: /api/v1/scope and /api/v1/meters against the
+//! built-in simulator (layouts byte-exact, rates within ±20 %, wrapping sequences, bad
+//! input, meters following PTT, and a stalled client that neither slows the others nor
+//! makes the server grow).
+
+mod common;
+
+use std::time::Duration;
+
+use common::web::*;
+use rigweb::app::Tuning;
+use rigweb::web::context::WebConfig;
+use rigweb::wire::web::{MeterFrame, ScopeFrame};
+use serde_json::{Value, json};
+
+const T: Duration = Duration::from_secs(10);
+
+fn server(model: &str) -> rigweb::app::Running {
+    start_server(serve_config(model, None), Tuning::default())
+}
+
+fn seqs(frames: &[Vec<u8>], at: usize) -> Vec<u16> {
+    frames
+        .iter()
+        .map(|f| u16::from_le_bytes([f[at], f[at + 1]]))
+        .collect()
+}
+
+fn fps(frames: usize, dur: Duration) -> f64 {
+    frames as f64 / dur.as_secs_f64()
+}
+
+fn assert_rate(got: f64, want: f64, what: &str) {
+    assert!(
+        (want * 0.8..=want * 1.2).contains(&got),
+        "{what}: {got:.1} fps, expected {want} ± 20 %"
+    );
+}
+
+/// Sweeps per second the simulator sent during `f` (a loaded machine may sweep slower
+/// than 30/s; a client can never get more than the radio sweeps).
+fn source_rate<T>(srv: &rigweb::app::Running, f: impl FnOnce() -> T) -> (T, f64) {
+    let sim = srv.sim.as_ref().unwrap();
+    let (n0, t0) = (sim.stats().scope_sweeps, std::time::Instant::now());
+    let out = f();
+    let n = sim.stats().scope_sweeps - n0;
+    (out, n as f64 / t0.elapsed().as_secs_f64())
+}
+
+fn check_scope_frame(f: &[u8], receiver: u8) -> ScopeFrame {
+    let s = ScopeFrame::parse(f).expect("a scope frame");
+    assert_eq!(s.emit(), f, "byte-exact");
+    assert_eq!(f[0], 0x01);
+    assert_eq!(f[1], receiver);
+    assert_eq!(
+        u32::from_le_bytes(f[3..7].try_into().unwrap()),
+        s.start_freq
+    );
+    assert_eq!(u32::from_le_bytes(f[7..11].try_into().unwrap()), s.end_freq);
+    let n = usize::from(u16::from_le_bytes([f[14], f[15]]));
+    assert_eq!(f.len(), 16 + n);
+    assert!(s.pixels.iter().all(|p| *p <= 160), "pixels on 0..160");
+    assert!(s.start_freq < s.end_freq);
+    s
+}
+
+#[test]
+fn scope_frames_are_byte_exact_and_arrive_at_the_asked_rate() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut full = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    let mut half = Ws::connect(a, "/api/v1/scope?fps=15&receiver=0", &[]).unwrap();
+    // settle: the radio's scope output is switched on by the first viewer
+    full.binaries_for(Duration::from_millis(800));
+    half.binaries_for(Duration::from_millis(10));
+    let dur = Duration::from_secs(3);
+    let ((f30, f15), swept) = source_rate(&srv, || {
+        std::thread::scope(|sc| {
+            let h = sc.spawn(|| half.binaries_for(dur));
+            (full.binaries_for(dur), h.join().unwrap())
+        })
+    });
+    for f in f30.iter().chain(&f15) {
+        let s = check_scope_frame(f, 0);
+        assert_eq!(s.pixels.len(), 689, "the IC-7610's sweep");
+    }
+    assert_rate(fps(f30.len(), dur), swept.min(30.0), "default");
+    assert_rate(fps(f15.len(), dur), swept.min(15.0), "?fps=15");
+    let s = seqs(&f30, 11);
+    assert!(s.windows(2).all(|w| w[1] == w[0].wrapping_add(1)), "{s:?}");
+    // a subscribe message changes the rate
+    full.send(&json!({"type": "subscribe", "id": "r", "scope_fps": 20}));
+    let r = full
+        .until(T, |v| v["type"] == "response")
+        .expect("response");
+    assert_eq!(
+        r,
+        json!({"type":"response","id":"r","ok":true,"result":{"scope_fps":20,"scope_receiver":0}})
+    );
+    full.binaries_for(Duration::from_millis(300));
+    let (f20, swept) = source_rate(&srv, || full.binaries_for(dur));
+    assert_rate(fps(f20.len(), dur), swept.min(20.0), "scope_fps 20");
+    // SUB frames for receiver 1 (the dual scope is switched on)
+    let mut sub = Ws::connect(a, "/api/v1/scope?receiver=1", &[]).unwrap();
+    sub.binaries_for(Duration::from_millis(800));
+    let fsub = sub.binaries_for(Duration::from_secs(1));
+    assert!(fsub.len() > 15, "{}", fsub.len());
+    for f in &fsub {
+        check_scope_frame(f, 1);
+    }
+    // the counts of the state resource
+    let state = get(a, "/api/v1/state").json();
+    assert_eq!(state["wsClients"]["scope"], 3, "{}", state["wsClients"]);
+    srv.shutdown();
+}
+
+#[test]
+fn scope_channel_bad_input() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    for q in ["fps=60", "fps=14", "fps=x", "receiver=2", "receiver=-1"] {
+        let e = Ws::connect(a, &format!("/api/v1/scope?{q}"), &[])
+            .err()
+            .expect(q);
+        assert_eq!(e.status, 400, "{q}");
+        let v: Value = serde_json::from_str(&e.body).unwrap();
+        assert_eq!(v["error"], "invalid_param", "{q}: {v}");
+    }
+    let mut w = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    w.send(&json!({"type": "subscribe", "id": 7, "scope_fps": 100}));
+    let r = w.until(T, |v| v["type"] == "response").unwrap();
+    assert_eq!((r["ok"].clone(), r["id"].clone()), (json!(false), json!(7)));
+    assert_eq!(r["error"], "invalid_param");
+    w.send(&json!({"type": "subscribe", "scope_receiver": "1"}));
+    let r = w.until(T, |v| v["type"] == "error").unwrap();
+    assert_eq!(r["error"], "invalid_param");
+    w.ws.send(tungstenite::Message::Text("{not json".into()))
+        .unwrap();
+    assert_eq!(
+        w.until(T, |v| v["type"] == "error").unwrap()["error"],
+        "invalid_json"
+    );
+    w.send(&json!({"type": "dance"}));
+    let r = w.until(T, |v| v["type"] == "error").unwrap();
+    assert!(r["message"].as_str().unwrap().contains("subscribe"), "{r}");
+    w.send_binary(vec![1, 2, 3]);
+    assert_eq!(
+        w.until(T, |v| v["type"] == "error").unwrap()["error"],
+        "invalid_json"
+    );
+    // still serving frames
+    assert!(!w.binaries_for(Duration::from_millis(800)).is_empty());
+    srv.shutdown();
+}
+
+#[test]
+fn sequences_wrap() {
+    let tuning = Tuning {
+        web: Some(WebConfig {
+            first_sequence: 65_530,
+            ..WebConfig::default()
+        }),
+        ..Tuning::default()
+    };
+    let srv = start_server(serve_config("ic7610", None), tuning);
+    let a = srv.addr();
+    let mut scope = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    let mut meters = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters.send(&json!({"type": "meters_start", "meters": ["smeter"], "fps": 20}));
+    let sf = scope.binaries_for(Duration::from_millis(1_500));
+    let mf = meters.binaries_for(Duration::from_millis(1_000));
+    let s = seqs(&sf, 11);
+    let m = seqs(&mf, 1);
+    for (name, s) in [("scope", &s), ("meters", &m)] {
+        assert!(s.len() > 8, "{name}: {s:?}");
+        assert_eq!(s[0], 65_530, "{name}: {s:?}");
+        assert!(
+            s.windows(2).all(|w| w[1] == w[0].wrapping_add(1)),
+            "{name}: {s:?}"
+        );
+        assert!(s.contains(&65_535) && s.contains(&0), "{name} wraps: {s:?}");
+    }
+    srv.shutdown();
+}
+
+fn meter_values(f: &[u8]) -> Vec<(u8, u16)> {
+    let m = MeterFrame::parse(f).expect("a meter frame");
+    assert_eq!(m.emit(), f, "byte-exact");
+    assert_eq!(f[0], 0x20);
+    assert_eq!(usize::from(f[3]) * 3 + 4, f.len());
+    m.readings
+}
+
+#[test]
+fn meters_start_stop_rate_and_ptt() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut ctl = Ws::control(a);
+    ctl.subscribe(&["events"]);
+    assert_eq!(
+        ctl.cmd("f", "set_freq", json!({"freq": 14_100_000}))["ok"],
+        true
+    );
+    let mut m = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    assert!(
+        m.binaries_for(Duration::from_millis(600)).is_empty(),
+        "nothing before meters_start"
+    );
+    // bad input: nothing starts
+    m.send(&json!({"type": "meters_start", "meters": ["smeter", "volts"]}));
+    let e = m.until(T, |v| v["type"] == "error").unwrap();
+    assert_eq!(e["error"], "invalid_param");
+    assert!(e["message"].as_str().unwrap().contains("volts"), "{e}");
+    m.send(&json!({"type": "meters_start", "fps": 0, "id": "z"}));
+    let e = m.until(T, |v| v["type"] == "error").unwrap();
+    assert_eq!(
+        (e["error"].as_str(), e["id"].as_str()),
+        (Some("invalid_param"), Some("z"))
+    );
+    assert!(m.binaries_for(Duration::from_millis(400)).is_empty());
+    // start: the profile's meters in id order, fps clamped
+    m.send(&json!({"type": "meters_start", "meters": ["swr", "power", "smeter", "temp", "alc"], "fps": 25}));
+    let started = m.until(T, |v| v["type"] == "meters_started").unwrap();
+    assert_eq!(
+        started,
+        json!({"type": "meters_started", "meters": ["smeter", "power", "swr", "alc"], "fps": 20})
+    );
+    m.binaries_for(Duration::from_millis(300));
+    let dur = Duration::from_secs(2);
+    let rx = m.binaries_for(dur);
+    assert_rate(fps(rx.len(), dur), 20.0, "meters at 20");
+    for f in &rx {
+        let ids: Vec<u8> = meter_values(f).iter().map(|r| r.0).collect();
+        assert_eq!(ids, vec![0x01], "RX: the S-meter only (asked, receiving)");
+    }
+    // transmitting: Po, SWR and ALC, no S-meter
+    assert_eq!(ctl.cmd("k", "ptt", json!({"state": true}))["ok"], true);
+    m.binaries_for(Duration::from_millis(300));
+    let tx = m.binaries_for(Duration::from_millis(800));
+    assert!(tx.len() > 8, "{}", tx.len());
+    let last = meter_values(tx.last().unwrap());
+    let ids: Vec<u8> = last.iter().map(|r| r.0).collect();
+    assert_eq!(ids, vec![0x03, 0x04, 0x05], "{last:?}");
+    assert!(last[0].1 > 0, "Po while transmitting: {last:?}");
+    assert_eq!(ctl.cmd("u", "ptt", json!({"state": false}))["ok"], true);
+    m.binaries_for(Duration::from_millis(300));
+    let back = m.binaries_for(Duration::from_millis(500));
+    assert!(back.iter().all(|f| meter_values(f)[0].0 == 0x01));
+    // stop
+    m.send(&json!({"type": "meters_stop", "id": 3}));
+    let stopped = m.until(T, |v| v["type"] == "meters_stopped").unwrap();
+    assert_eq!(stopped["id"], 3);
+    m.binaries_for(Duration::from_millis(200));
+    assert!(
+        m.binaries_for(Duration::from_millis(600)).is_empty(),
+        "stopped"
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn hello_carries_a_fresh_session() {
+    let srv = server("ic705");
+    let a = srv.addr();
+    let hello = |a| {
+        let mut w = Ws::control(a);
+        w.next(T).unwrap()
+    };
+    let (h1, h2) = (hello(a), hello(a));
+    for h in [&h1, &h2] {
+        let s = h["session"].as_str().unwrap();
+        assert_eq!(s.len(), 32);
+        assert!(
+            s.chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
+    }
+    assert_ne!(h1["session"], h2["session"]);
+    srv.shutdown();
+}
