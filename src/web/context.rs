@@ -5,17 +5,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::auth::Auth;
+use super::origin::OriginPolicy;
 use super::ptt::PttArbiter;
+use crate::radio::state::{StateChange, StateSink};
 use super::ws::conn::WsLimits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
-/// Server name in `hello` and `/api/v1/info`.
-pub const SERVER_NAME: &str = "rigweb";
-/// Server version.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// Protocol version (interface.md §9).
-pub const PROTO: u32 = 1;
+pub use super::identity::{PROTO, SERVER_NAME, VERSION};
 
 /// Web server settings.
 #[derive(Debug, Clone)]
@@ -32,8 +29,19 @@ pub struct WebConfig {
     pub workers: usize,
     /// Minimum time between two `set_*` commands of one client reaching the radio.
     pub rate_window: Duration,
-    /// Idle / read timeout of HTTP connections.
+    /// Idle time of a kept-alive HTTP connection, and the time a request body has to
+    /// arrive.
     pub http_timeout: Duration,
+    /// Time a request head has to arrive (408 after).
+    pub head_timeout: Duration,
+    /// Largest request head (431 above).
+    pub max_head: usize,
+    /// Most connections the server holds.
+    pub max_connections: usize,
+    /// Most connections from one client address.
+    pub max_connections_per_client: usize,
+    /// Which pages may open WebSockets besides the server's own.
+    pub origins: OriginPolicy,
 }
 
 impl Default for WebConfig {
@@ -46,6 +54,11 @@ impl Default for WebConfig {
             workers: 4,
             rate_window: Duration::from_millis(50),
             http_timeout: Duration::from_secs(30),
+            head_timeout: Duration::from_secs(10),
+            max_head: 16 * 1024,
+            max_connections: 1024,
+            max_connections_per_client: 128,
+            origins: OriginPolicy::default(),
         }
     }
 }
@@ -63,7 +76,7 @@ pub struct AppCtx {
     /// Process start.
     pub started: Instant,
     /// Connected WebSocket clients.
-    pub ws: super::ws::WsRegistry,
+    pub ws: super::ws::registry::WsRegistry,
     next_id: AtomicU64,
 }
 
@@ -76,7 +89,7 @@ impl AppCtx {
             cfg,
             ptt: PttArbiter::default(),
             started: Instant::now(),
-            ws: super::ws::WsRegistry::default(),
+            ws: super::ws::registry::WsRegistry::default(),
             next_id: AtomicU64::new(1),
         }
     }
@@ -84,5 +97,20 @@ impl AppCtx {
     /// A fresh client id.
     pub fn next_client_id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Clears the PTT owner whenever the radio stops transmitting, whoever unkeyed it
+/// (a command, the transmit timeout, the front panel or a reconnect).
+pub struct PttWatcher(pub std::sync::Weak<AppCtx>);
+
+impl StateSink for PttWatcher {
+    fn on_change(&self, change: &Arc<StateChange>) {
+        let unkeyed = change.events.iter().any(|e| {
+            e.name == "ptt" && e.data.get("state") == Some(&serde_json::Value::Bool(false))
+        });
+        if unkeyed && let Some(app) = self.0.upgrade() {
+            app.ptt.clear();
+        }
     }
 }

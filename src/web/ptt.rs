@@ -88,21 +88,6 @@ impl PttArbiter {
     }
 }
 
-/// Clears the owner whenever the radio stops transmitting, whoever unkeyed it
-/// (a command, the transmit timeout, the front panel or a reconnect).
-pub struct PttWatcher(pub std::sync::Weak<crate::web::context::AppCtx>);
-
-impl crate::radio::state::StateSink for PttWatcher {
-    fn on_change(&self, change: &std::sync::Arc<crate::radio::state::StateChange>) {
-        let unkeyed = change.events.iter().any(|e| {
-            e.name == "ptt" && e.data.get("state") == Some(&serde_json::Value::Bool(false))
-        });
-        if unkeyed && let Some(app) = self.0.upgrade() {
-            app.ptt.clear();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,9 +7,8 @@
 //! channel pulls from its latest-wins queues only while the socket is not backed up.
 //! Keep-alive: a ping every 20 s; no pong for 60 s closes the socket.
 
-use std::io;
-use std::net::TcpStream;
-use std::os::fd::AsRawFd;
+use std::io::{self, Write};
+use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +20,7 @@ use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig, WebSocketContext}
 use tungstenite::{Bytes, Message, Utf8Bytes};
 
 use crate::net::poll::{Interest, poll};
+use crate::net::transport::Transport;
 use crate::net::waker::{WakeReceiver, Waker};
 
 /// Limits of every WebSocket.
@@ -180,12 +180,12 @@ pub fn client_parts(id: u64, limits: &WsLimits) -> io::Result<ClientParts> {
     })
 }
 
-fn set_send_buffer(stream: &TcpStream, bytes: usize) {
+fn set_send_buffer(fd: RawFd, bytes: usize) {
     let v = bytes.min(i32::MAX as usize) as libc::c_int;
     // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
     let rc = unsafe {
         libc::setsockopt(
-            stream.as_raw_fd(),
+            fd,
             libc::SOL_SOCKET,
             libc::SO_SNDBUF,
             &v as *const _ as *const libc::c_void,
@@ -204,9 +204,54 @@ fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
     }
 }
 
-/// Runs the connection until it ends. `keep_alive` is dropped last.
+/// Writes `bytes` whole to the non-blocking `stream`, waiting for the socket at most
+/// until `deadline`.
+fn write_all_before(stream: &mut Transport, bytes: &[u8], deadline: Instant) -> io::Result<()> {
+    let mut done = 0;
+    loop {
+        while done < bytes.len() {
+            match stream.write(&bytes[done..]) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e),
+            }
+        }
+        let flushed = match stream.flush() {
+            Ok(()) => true,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
+            Err(e) => return Err(e),
+        };
+        if done == bytes.len() && flushed {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        let interest = Interest {
+            fd: stream.fd(),
+            read: false,
+            write: true,
+        };
+        poll(&[interest], Some(deadline))?;
+    }
+}
+
+/// How a connection starts: what to write before the first frame (the `101`) and what
+/// was read past the upgrade request (the first frames of an eager client).
+#[derive(Debug, Default)]
+pub struct Opening {
+    /// Bytes to send first.
+    pub prelude: Vec<u8>,
+    /// Bytes already read from the client.
+    pub leftover: Vec<u8>,
+}
+
+/// Runs the connection until it ends. `stream` is non-blocking with `TCP_NODELAY`;
+/// `keep_alive` (e.g. the connection's place under the caps) is dropped last.
 pub fn run<K>(
-    stream: TcpStream,
+    stream: Transport,
+    opening: Opening,
     keep_alive: K,
     mut channel: Box<dyn Channel>,
     parts: ClientParts,
@@ -218,23 +263,23 @@ pub fn run<K>(
         mut wake,
     } = parts;
     let mut stream = stream;
-    if let Err(e) = stream.set_nonblocking(true) {
-        log::warn!(
-            "ws client {}: cannot make the socket non-blocking: {e}",
-            handle.id
-        );
+    set_send_buffer(stream.fd(), limits.send_buffer);
+    if let Err(e) = write_all_before(
+        &mut stream,
+        &opening.prelude,
+        Instant::now() + Duration::from_secs(10),
+    ) {
+        log::debug!("ws client {}: the upgrade response: {e}", handle.id);
         channel.closed();
         return;
     }
-    let _ = stream.set_nodelay(true);
-    set_send_buffer(&stream, limits.send_buffer);
     let cfg = WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0)
         .max_message_size(Some(limits.max_message))
         .max_frame_size(Some(limits.max_message))
         .max_write_buffer_size(8 * 1024 * 1024);
-    let mut ws = WebSocketContext::new(Role::Server, Some(cfg));
+    let mut ws = WebSocketContext::from_partially_read(opening.leftover, Role::Server, Some(cfg));
     let mut out: Vec<Message> = Vec::new();
     let mut close: Option<(u16, String)> = None;
     let mut backed_up = false;
@@ -242,6 +287,7 @@ pub fn run<K>(
     let mut awaiting_pong: Option<Instant> = None;
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
+    let mut first_pass = true;
     let mut channel_timer;
     {
         let mut ctx = Ctx {
@@ -326,14 +372,15 @@ pub fn run<K>(
             deadline = deadline.min(t + Duration::from_secs(2));
         }
         let interests = [
-            crate::net::poll::Interest {
-                fd: stream.as_raw_fd(),
+            Interest {
+                fd: stream.fd(),
                 read: true,
                 write: backed_up,
             },
             Interest::read(wake.fd()),
         ];
-        let ready = match poll(&interests, Some(deadline.max(now))) {
+        let wait_until = if first_pass { now } else { deadline.max(now) };
+        let ready = match poll(&interests, Some(wait_until)) {
             Ok(r) => r,
             Err(e) => {
                 log::warn!("ws client {}: poll failed: {e}", handle.id);
@@ -343,8 +390,8 @@ pub fn run<K>(
         if ready[1].readable {
             wake.clear();
         }
-        // 3. read everything available
-        if ready[0].readable || ready[0].error {
+        // 3. read everything available (on the first pass also what TLS may hold already)
+        if ready[0].readable || ready[0].error || std::mem::take(&mut first_pass) {
             loop {
                 match ws.read(&mut stream) {
                     Ok(msg) => {

@@ -24,6 +24,7 @@ use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
+use crate::util::strict_json;
 use crate::wire::web::MeterFrame;
 
 const STREAMS: [&str; 3] = ["events", "scope", "meters"];
@@ -469,7 +470,7 @@ impl Channel for ControlChannel {
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
-        match serde_json::from_str::<Value>(text) {
+        match strict_json::parse(text) {
             Ok(Value::Object(m)) => self.on_message(&m, ctx),
             Ok(_) => self.reply_error(
                 None,

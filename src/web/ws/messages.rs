@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 use crate::profile::Profile;
 use crate::radio::error::CommandError;
 use crate::radio::state::StateContent;
-use crate::web::context::{PROTO, SERVER_NAME, VERSION};
+pub use crate::web::capabilities::capability_tags;
+use crate::web::identity::{PROTO, SERVER_NAME, VERSION};
 
 /// `hello`, sent on connect.
 pub fn hello(profile: &Profile) -> String {
@@ -18,19 +19,6 @@ pub fn hello(profile: &Profile) -> String {
         "capabilities": capability_tags(profile),
     })
     .to_string()
-}
-
-/// The capability tags of a profile (interface.md §2.1 `tags`).
-pub fn capability_tags(profile: &Profile) -> Vec<String> {
-    let mut tags: Vec<String> = profile.radio.features.clone();
-    if profile.scope.source != crate::profile::ScopeSourceKind::None
-        && !tags.iter().any(|t| t == "scope")
-    {
-        tags.push("scope".into());
-    }
-    tags.sort();
-    tags.dedup();
-    tags
 }
 
 /// The draft `state` message (interface.md §2.4 seed shape).
