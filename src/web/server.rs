@@ -76,6 +76,23 @@ fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
     Ok(listener)
 }
 
+fn set_nodelay(listener: &TcpListener) {
+    let one: libc::c_int = 1;
+    // SAFETY: `one` is a valid c_int and its size is passed; the descriptor is open.
+    let rc = unsafe {
+        libc::setsockopt(
+            listener.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_NODELAY,
+            &one as *const _ as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc != 0 {
+        log::debug!("TCP_NODELAY: {}", io::Error::last_os_error());
+    }
+}
+
 impl WebServer {
     /// Binds the ports, starts tiny_http on an internal listener, its workers and the
     /// front door.
@@ -84,9 +101,11 @@ impl WebServer {
         let addr = public.local_addr()?;
         let onboarding = ports.onboarding.map(bind).transpose()?;
         let onboarding_addr = onboarding.as_ref().map(|l| l.local_addr()).transpose()?;
-        let backend = Arc::new(
-            Server::http(SocketAddr::from(([127, 0, 0, 1], 0))).map_err(io::Error::other)?,
-        );
+        // accepted sockets inherit TCP_NODELAY from the listener (Linux): tiny_http writes
+        // a response's head and body separately, and Nagle would hold the body back
+        let internal = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+        set_nodelay(&internal);
+        let backend = Arc::new(Server::from_listener(internal, None).map_err(io::Error::other)?);
         let backend_addr = backend
             .server_addr()
             .to_ip()
