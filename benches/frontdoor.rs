@@ -92,7 +92,7 @@ fn serve(tls: bool) -> (Running, Target) {
         profile: None,
         registry,
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: tls.then(|| TlsSource::Auto { data_dir }),
+        tls: tls.then_some(TlsSource::Auto { data_dir }),
         onboarding_listen: None,
         allowed_origins: Default::default(),
         max_connections: 1024,
@@ -220,7 +220,8 @@ fn connect_from(local: [u8; 4], addr: SocketAddr) -> Option<TcpStream> {
 fn slowloris(addr: SocketAddr, secs: u64) -> (usize, usize) {
     let open = |i: usize| {
         let mut s = connect_from([127, 0, 0, 2 + (i % 10) as u8], addr)?;
-        s.write_all(b"GET /api/v1/state HTTP/1.1\r\nHost: x\r\n").ok()?;
+        s.write_all(b"GET /api/v1/state HTTP/1.1\r\nHost: x\r\n")
+            .ok()?;
         s.set_nonblocking(true).ok()?;
         Some(s)
     };
@@ -389,8 +390,7 @@ fn scope_cost(t: &Target, clients: usize, secs: u64) -> (Duration, f64) {
             let (t, stop, frames) = (t.clone(), stop.clone(), frames.clone());
             std::thread::spawn(move || {
                 let (mut w, _) =
-                    tungstenite::client(format!("ws://{}/api/v1/ws", t.addr), t.connect())
-                        .unwrap();
+                    tungstenite::client(format!("ws://{}/api/v1/ws", t.addr), t.connect()).unwrap();
                 w.send(Message::Text(
                     r#"{"type":"subscribe","streams":["scope"]}"#.into(),
                 ))
@@ -478,7 +478,11 @@ fn main() {
             .collect();
         let all: Vec<Duration> = hs.into_iter().flat_map(|h| h.join().unwrap()).collect();
         report(
-            &format!("cmd -> response ({}), 8 clients, {} each", t.label(), cmds / 8),
+            &format!(
+                "cmd -> response ({}), 8 clients, {} each",
+                t.label(),
+                cmds / 8
+            ),
             all,
         );
         for conns in [1, 4] {

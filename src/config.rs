@@ -10,9 +10,9 @@ use std::time::Duration;
 use crate::cli::{Cli, SimArgs};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::sim::faults::FaultConfig;
+pub use crate::util::Secret;
 use crate::web::origin::OriginPolicy;
 use crate::web::tls::TlsSource;
-pub use crate::util::Secret;
 use crate::wire::lan::credentials;
 
 /// A configuration error: the flag and the problem.
@@ -159,7 +159,11 @@ fn probability(v: f64, flag: &str) -> Result<f64, ConfigError> {
 /// The default `--data-dir`: systemd's `$STATE_DIRECTORY`, else
 /// `$XDG_DATA_HOME/rigweb`, else `~/.local/share/rigweb`.
 fn default_data_dir() -> Result<PathBuf, ConfigError> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(d) = env("STATE_DIRECTORY") {
         return Ok(d);
     }
@@ -263,7 +267,9 @@ impl ServeConfig {
         let onboarding_listen = match (cli.onboarding_listen.as_deref(), &tls) {
             (Some("off"), _) | (None, None) => None,
             (Some(_), None) => {
-                return Err(err("--onboarding-listen needs TLS (--tls-auto or --tls-cert)"));
+                return Err(err(
+                    "--onboarding-listen needs TLS (--tls-auto or --tls-cert)",
+                ));
             }
             (Some(a), Some(_)) => Some(socket_addr(a, "--onboarding-listen")?),
             (None, Some(_)) => Some(socket_addr("0.0.0.0:8080", "--onboarding-listen")?),

@@ -130,12 +130,11 @@ fn other_protocol_versions_get_505_and_are_closed() {
         let mut s = connect(a);
         s.write_all(format!("{line}\r\nHost: x\r\n\r\n").as_bytes())
             .unwrap();
-        assert_json_error(
-            &read_response(&mut s),
-            505,
-            "http_version_not_supported",
+        assert_json_error(&read_response(&mut s), 505, "http_version_not_supported");
+        assert!(
+            closes(&mut s),
+            "{line}: the connection is closed, not leaked"
         );
-        assert!(closes(&mut s), "{line}: the connection is closed, not leaked");
     }
     srv.shutdown();
 }
@@ -151,9 +150,17 @@ fn malformed_framing_is_refused_with_json() {
           Content-Length: 15\r\nContent-Length: 14\r\n\r\n{\"state\":\"on\"}",
     );
     assert_json_error(&r, 400, "bad_request");
-    assert!(r.json()["message"].as_str().unwrap().contains("Content-Length"));
+    assert!(
+        r.json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("Content-Length")
+    );
     // Expect other than 100-continue: 417 with a body (it was empty before)
-    let r = raw(a, b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n");
+    let r = raw(
+        a,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n",
+    );
     assert_json_error(&r, 417, "expectation_failed");
     // bare LF: refused at once (it hung for 31 s before)
     let t = Instant::now();
@@ -229,7 +236,11 @@ fn foreign_origins_cannot_open_websockets() {
     );
     let a = srv.addr();
     let scheme = if srv.web.is_tls() { "https" } else { "http" };
-    for path in ["/api/v1/ws?token=tok", "/api/v1/scope?token=tok", "/api/v1/ws"] {
+    for path in [
+        "/api/v1/ws?token=tok",
+        "/api/v1/scope?token=tok",
+        "/api/v1/ws",
+    ] {
         let refused = Ws::connect(a, path, &[("Origin", "http://evil.example")])
             .err()
             .expect("refused");
@@ -307,7 +318,8 @@ fn slowloris_at_the_cap_is_refused_before_reading_and_others_are_served() {
     }
     assert!(wait_for(Duration::from_secs(5), || {
         let mut s = connect_from([127, 0, 0, 9], a);
-        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").is_ok()
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .is_ok()
             && read_response(&mut s).status == 200
     }));
     srv.shutdown();
@@ -379,7 +391,10 @@ fn https_with_the_local_ca_and_the_onboarding_port() {
     let ca_pem = String::from_utf8(ca.body).unwrap();
     assert!(ca_pem.starts_with("-----BEGIN CERTIFICATE-----"));
     let der = get(o, "/ca.crt");
-    assert_eq!(der.header("content-type"), Some("application/x-x509-ca-cert"));
+    assert_eq!(
+        der.header("content-type"),
+        Some("application/x-x509-ca-cert")
+    );
     assert_eq!(der.body[0], 0x30, "DER");
     let profile = get(o, "/rigweb.mobileconfig");
     assert_eq!(
@@ -396,7 +411,9 @@ fn https_with_the_local_ca_and_the_onboarding_port() {
     );
     // plain HTTP on the TLS port: a redirect, not a hang or a reset
     let mut plain = TcpStream::connect(a).unwrap();
-    plain.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    plain
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
     plain
         .write_all(b"GET /api/v1/info HTTP/1.1\r\nHost: rig:1\r\n\r\n")
         .unwrap();
@@ -438,7 +455,10 @@ fn https_with_the_local_ca_and_the_onboarding_port() {
     tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut untrusting = tls_over(tcp, stranger);
     assert!(untrusting.write_all(b"GET / HTTP/1.1\r\n\r\n").is_err());
-    assert_eq!(raw(a, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
+    assert_eq!(
+        raw(a, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status,
+        200
+    );
     // the CA and the certificate are kept across restarts
     srv.shutdown();
     let mut cfg = serve_config("ic7610", None);

@@ -206,7 +206,9 @@ fn half_open_and_idle_sockets_do_not_block_anybody() {
     );
     // an idle connection (no byte sent) is closed without a word
     let mut quiet = idle.pop().unwrap();
-    quiet.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    quiet
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
     let mut buf = Vec::new();
     let _ = quiet.read_to_end(&mut buf);
     assert!(buf.is_empty(), "{:?}", String::from_utf8_lossy(&buf));

@@ -26,4 +26,3 @@ pub fn bytes<const N: usize>() -> [u8; N] {
     }
     b
 }
-

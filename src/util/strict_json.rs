@@ -57,13 +57,21 @@ const DUPLICATE_MARK: &str = "\u{0}duplicate key\u{0}";
 /// Parses `text` as one JSON value; duplicate keys in any object are an error.
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    finish(StrictValue.deserialize(&mut de).and_then(|v| de.end().map(|()| v)))
+    finish(
+        StrictValue
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v)),
+    )
 }
 
 /// [`parse`] for bytes (which must be UTF-8).
 pub fn parse_slice(bytes: &[u8]) -> Result<Value, JsonError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    finish(StrictValue.deserialize(&mut de).and_then(|v| de.end().map(|()| v)))
+    finish(
+        StrictValue
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v)),
+    )
 }
 
 fn finish(r: Result<Value, serde_json::Error>) -> Result<Value, JsonError> {

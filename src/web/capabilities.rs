@@ -9,9 +9,7 @@ use crate::wire::lan::codec;
 /// The capability tags of a profile (interface.md §2.1 `tags`).
 pub fn capability_tags(profile: &Profile) -> Vec<String> {
     let mut tags: Vec<String> = profile.radio.features.clone();
-    if profile.scope.source != ScopeSourceKind::None
-        && !tags.iter().any(|t| t == "scope")
-    {
+    if profile.scope.source != ScopeSourceKind::None && !tags.iter().any(|t| t == "scope") {
         tags.push("scope".into());
     }
     tags.sort();

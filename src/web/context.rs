@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 use super::auth::Auth;
 use super::origin::OriginPolicy;
 use super::ptt::PttArbiter;
-use crate::radio::state::{StateChange, StateSink};
 use super::ws::conn::WsLimits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
+use crate::radio::state::{StateChange, StateSink};
 
 pub use super::identity::{PROTO, SERVER_NAME, VERSION};
 

@@ -108,13 +108,22 @@ mod tests {
         ] {
             assert!(!p.allows(Some(o), host, false), "{o}");
         }
-        assert!(!p.allows(Some("http://rig.local:8080"), None, false), "no Host");
+        assert!(
+            !p.allows(Some("http://rig.local:8080"), None, false),
+            "no Host"
+        );
     }
 
     #[test]
     fn configured_origins_are_checked() {
         assert!(OriginPolicy::new(&["http://a:1".into(), "https://b".into()]).is_ok());
-        for bad in ["a.example", "ftp://a", "http://a/x", "http://", "http://a:x"] {
+        for bad in [
+            "a.example",
+            "ftp://a",
+            "http://a/x",
+            "http://",
+            "http://a:x",
+        ] {
             assert!(OriginPolicy::new(&[bad.into()]).is_err(), "{bad}");
         }
     }

@@ -329,17 +329,18 @@ impl Backend {
             let free = self.conns.iter().position(|c| c.busy.is_none());
             let idx = match free {
                 Some(i) => i,
-                None if self.conns.len() < self.max_conns => match BackendConn::connect(self.addr)
-                {
-                    Ok(c) => {
-                        self.conns.push(c);
-                        self.conns.len() - 1
+                None if self.conns.len() < self.max_conns => {
+                    match BackendConn::connect(self.addr) {
+                        Ok(c) => {
+                            self.conns.push(c);
+                            self.conns.len() - 1
+                        }
+                        Err(e) => {
+                            failed.push((job, format!("cannot reach tiny_http: {e}")));
+                            continue;
+                        }
                     }
-                    Err(e) => {
-                        failed.push((job, format!("cannot reach tiny_http: {e}")));
-                        continue;
-                    }
-                },
+                }
                 None => {
                     self.queue.push_front(job);
                     break;
@@ -398,7 +399,8 @@ mod tests {
 
     #[test]
     fn responses_end_where_their_length_says() {
-        let resp = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhelloHTTP/1.1";
+        let resp =
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhelloHTTP/1.1";
         for piece in [1, 3, resp.len()] {
             let mut r = ResponseReader::new(false, true);
             let mut out = Vec::new();
@@ -423,7 +425,10 @@ mod tests {
         assert!(head.done(), "HEAD: no body");
         let mut not_modified = ResponseReader::new(false, false);
         not_modified
-            .feed(b"HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n", &mut out)
+            .feed(
+                b"HTTP/1.1 304 Not Modified\r\nETag: \"1\"\r\n\r\n",
+                &mut out,
+            )
             .unwrap();
         assert!(not_modified.done());
         let mut chunked = ResponseReader::new(false, false);

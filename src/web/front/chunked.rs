@@ -149,7 +149,8 @@ mod tests {
 
     #[test]
     fn decodes_whole_and_in_pieces() {
-        let body = b"4\r\nWiki\r\n6;ext=1\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-T: 1\r\n\r\nNEXT";
+        let body =
+            b"4\r\nWiki\r\n6;ext=1\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nX-T: 1\r\n\r\nNEXT";
         for piece in [1, 2, 3, 7, body.len()] {
             let (out, used) = decode_in_pieces(body, piece).unwrap();
             assert_eq!(out, b"Wikipedia in \r\n\r\nchunks.");

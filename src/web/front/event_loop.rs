@@ -254,7 +254,10 @@ impl Loop {
                 }
                 Err(e) => {
                     // out of descriptors or memory: the clients wait in the backlog
-                    log::warn!("accept failed ({e}); pausing accepting for {:?}", self.pause);
+                    log::warn!(
+                        "accept failed ({e}); pausing accepting for {:?}",
+                        self.pause
+                    );
                     self.accept_paused = Some(now + self.pause);
                     self.pause = (self.pause * 2).min(Duration::from_secs(1));
                     return;
@@ -281,9 +284,9 @@ impl Loop {
             Ok(s) => s,
             Err(over) => {
                 let message = match over {
-                    OverCap::Total { max } => format!(
-                        "the server holds {max} connections (its limit); try again shortly"
-                    ),
+                    OverCap::Total { max } => {
+                        format!("the server holds {max} connections (its limit); try again shortly")
+                    }
                     OverCap::PerClient { max } => format!(
                         "{} holds {max} connections to this server (the limit per client); close some",
                         peer.ip()
@@ -359,7 +362,10 @@ impl Loop {
     }
 
     fn client_read(&mut self, i: usize, buf: &mut [u8], now: Instant) {
-        if self.clients[i].as_ref().is_some_and(|c| c.tls_pending.is_some()) {
+        if self.clients[i]
+            .as_ref()
+            .is_some_and(|c| c.tls_pending.is_some())
+        {
             let Some(c) = self.clients[i].take() else {
                 return;
             };
@@ -548,8 +554,7 @@ impl Loop {
         let leftover = c.session.take_buffer();
         // answers to earlier pipelined requests go out before the 101
         let pending = c.out.split_off(c.written);
-        if let Err(e) = ws::spawn(accepted, c.transport, pending, leftover, c.slot, &self.app)
-        {
+        if let Err(e) = ws::spawn(accepted, c.transport, pending, leftover, c.slot, &self.app) {
             log::error!("cannot start a thread for a WebSocket client: {e}");
         }
     }

@@ -131,8 +131,7 @@ pub fn parse(buf: &[u8], max_head: usize) -> Result<Option<(RequestHead, usize)>
 /// Parses a complete head (as [`scan`] delimited it, its empty line included).
 pub fn parse_complete(head: &[u8]) -> Result<RequestHead, Refusal> {
     let body = head.strip_suffix(b"\r\n\r\n").unwrap_or(head);
-    let text = std::str::from_utf8(body)
-        .map_err(|_| bad("the request head is not valid UTF-8"))?;
+    let text = std::str::from_utf8(body).map_err(|_| bad("the request head is not valid UTF-8"))?;
     let mut lines = text.split("\r\n");
     let request_line = lines.next().unwrap_or("");
     if text.split("\r\n").any(|l| l.contains('\r')) {
@@ -145,7 +144,10 @@ pub fn parse_complete(head: &[u8]) -> Result<RequestHead, Refusal> {
             return Err(bad("folded header lines are not accepted"));
         }
         let Some((name, value)) = line.split_once(':') else {
-            return Err(bad(format!("header line without a colon: {:?}", clip(line))));
+            return Err(bad(format!(
+                "header line without a colon: {:?}",
+                clip(line)
+            )));
         };
         if name.is_empty() || !name.bytes().all(is_token) {
             return Err(bad(format!("invalid header name {:?}", clip(name))));
@@ -269,7 +271,9 @@ fn body_framing(head: &RequestHead) -> Result<BodyFraming, Refusal> {
         });
     }
     if length.is_some() {
-        return Err(bad("Content-Length and Transfer-Encoding together are refused"));
+        return Err(bad(
+            "Content-Length and Transfer-Encoding together are refused",
+        ));
     }
     if head.version == Version::Http10 {
         return Err(bad("Transfer-Encoding is not allowed in HTTP/1.0"));
@@ -370,7 +374,10 @@ mod tests {
         // refused before the head is complete: no waiting for CRLF CRLF
         assert_eq!(refused(b"GET / HTTP/1.1\nHost: a\n").0, 400);
         assert_eq!(refused(b"GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n").0, 400);
-        assert_eq!(refused(b"GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n").0, 400);
+        assert_eq!(
+            refused(b"GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n").0,
+            400
+        );
         assert_eq!(refused(b"GET / HTTP/1.1\r\nHost a\r\n\r\n").0, 400);
         assert_eq!(refused(b"GET / HTTP/1.1\r\nHo st: a\r\n\r\n").0, 400);
         assert_eq!(refused(b"GET / HTTP/1.1\r\nHost: a\x01\r\n\r\n").0, 400);
@@ -381,7 +388,10 @@ mod tests {
     #[test]
     fn host() {
         assert_eq!(refused(b"GET / HTTP/1.1\r\n\r\n").0, 400);
-        assert_eq!(refused(b"GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n").0, 400);
+        assert_eq!(
+            refused(b"GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n").0,
+            400
+        );
     }
 
     #[test]
@@ -389,14 +399,29 @@ mod tests {
         let h = ok("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 12\r\n\r\n");
         assert_eq!(h.body, BodyFraming::Length(12));
         let h = ok("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n");
-        assert_eq!(h.body, BodyFraming::Length(5), "equal repeats are one length");
         assert_eq!(
-            refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"),
+            h.body,
+            BodyFraming::Length(5),
+            "equal repeats are one length"
+        );
+        assert_eq!(
+            refused(
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"
+            ),
             (400, "bad_request")
         );
-        assert_eq!(refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n").0, 400);
-        assert_eq!(refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n").0, 400);
-        assert_eq!(refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\n").0, 400);
+        assert_eq!(
+            refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n").0,
+            400
+        );
+        assert_eq!(
+            refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n").0,
+            400
+        );
+        assert_eq!(
+            refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\n").0,
+            400
+        );
         assert_eq!(
             refused(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n")
                 .0,
@@ -416,7 +441,8 @@ mod tests {
 
     #[test]
     fn expect() {
-        let h = ok("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n");
+        let h =
+            ok("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n");
         assert!(h.expects_continue);
         assert_eq!(
             refused(b"GET / HTTP/1.1\r\nHost: a\r\nExpect: foo\r\n\r\n"),

@@ -27,8 +27,7 @@ fn host_only(host: &str) -> Option<&str> {
         host.split(':').next()?
     };
     let ok = !h.is_empty()
-        && h
-            .bytes()
+        && h.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-.[]:".contains(&b));
     ok.then_some(h)
 }
@@ -242,18 +241,45 @@ mod tests {
             https_port: 8443,
             ca: None,
         };
-        let r = o.respond(&req("GET /api/v1/state?x=1 HTTP/1.1\r\nHost: rig.local:8080\r\n\r\n"), local(), false);
+        let r = o.respond(
+            &req("GET /api/v1/state?x=1 HTTP/1.1\r\nHost: rig.local:8080\r\n\r\n"),
+            local(),
+            false,
+        );
         let text = String::from_utf8(r).unwrap();
         assert!(text.starts_with("HTTP/1.1 308 "), "{text}");
-        assert!(text.contains("Location: https://rig.local:8443/api/v1/state?x=1\r\n"), "{text}");
+        assert!(
+            text.contains("Location: https://rig.local:8443/api/v1/state?x=1\r\n"),
+            "{text}"
+        );
         assert!(text.contains("\"error\":\"https_required\""));
         let r = o.respond(&req("GET / HTTP/1.0\r\n\r\n"), local(), true);
-        assert!(String::from_utf8(r).unwrap().contains("Location: https://192.0.2.7:8443/\r\n"));
-        let r = o.respond(&req("GET / HTTP/1.1\r\nHost: [fe80::1]:8080\r\n\r\n"), local(), true);
-        assert!(String::from_utf8(r).unwrap().contains("Location: https://[fe80::1]:8443/\r\n"));
+        assert!(
+            String::from_utf8(r)
+                .unwrap()
+                .contains("Location: https://192.0.2.7:8443/\r\n")
+        );
+        let r = o.respond(
+            &req("GET / HTTP/1.1\r\nHost: [fe80::1]:8080\r\n\r\n"),
+            local(),
+            true,
+        );
+        assert!(
+            String::from_utf8(r)
+                .unwrap()
+                .contains("Location: https://[fe80::1]:8443/\r\n")
+        );
         // a hostile Host does not reach the Location header
-        let r = o.respond(&req("GET / HTTP/1.1\r\nHost: a\"b<c>\r\n\r\n"), local(), true);
-        assert!(String::from_utf8(r).unwrap().contains("Location: https://192.0.2.7:8443/\r\n"));
+        let r = o.respond(
+            &req("GET / HTTP/1.1\r\nHost: a\"b<c>\r\n\r\n"),
+            local(),
+            true,
+        );
+        assert!(
+            String::from_utf8(r)
+                .unwrap()
+                .contains("Location: https://192.0.2.7:8443/\r\n")
+        );
     }
 
     #[test]
@@ -265,13 +291,34 @@ mod tests {
                 b"ABC".to_vec(),
             )),
         };
-        let page = String::from_utf8(o.respond(&req("GET / HTTP/1.1\r\nHost: rig\r\n\r\n"), local(), false)).unwrap();
-        assert!(page.starts_with("HTTP/1.1 200 ") && page.contains("https://rig/"), "{page}");
-        let der = o.respond(&req("GET /ca.crt HTTP/1.1\r\nHost: rig\r\n\r\n"), local(), false);
+        let page = String::from_utf8(o.respond(
+            &req("GET / HTTP/1.1\r\nHost: rig\r\n\r\n"),
+            local(),
+            false,
+        ))
+        .unwrap();
+        assert!(
+            page.starts_with("HTTP/1.1 200 ") && page.contains("https://rig/"),
+            "{page}"
+        );
+        let der = o.respond(
+            &req("GET /ca.crt HTTP/1.1\r\nHost: rig\r\n\r\n"),
+            local(),
+            false,
+        );
         assert!(der.ends_with(b"\r\n\r\nABC"));
-        let profile = String::from_utf8(o.respond(&req("GET /rigweb.mobileconfig HTTP/1.1\r\nHost: rig\r\n\r\n"), local(), false)).unwrap();
+        let profile = String::from_utf8(o.respond(
+            &req("GET /rigweb.mobileconfig HTTP/1.1\r\nHost: rig\r\n\r\n"),
+            local(),
+            false,
+        ))
+        .unwrap();
         assert!(profile.contains("com.apple.security.root") && profile.contains("\nQUJD\n"));
-        let head = o.respond(&req("HEAD /ca.crt HTTP/1.1\r\nHost: rig\r\n\r\n"), local(), false);
+        let head = o.respond(
+            &req("HEAD /ca.crt HTTP/1.1\r\nHost: rig\r\n\r\n"),
+            local(),
+            false,
+        );
         assert!(head.ends_with(b"\r\n\r\n"), "HEAD has no body");
         assert_eq!(uuid_from(b"x", 1).len(), 36);
         assert_ne!(uuid_from(b"x", 1), uuid_from(b"x", 2));

@@ -40,11 +40,7 @@ impl Refusal {
     /// The whole response; `close` adds `Connection: close`.
     pub fn to_bytes(&self, close: bool) -> Vec<u8> {
         let body = json!({"error": self.code, "message": self.message}).to_string();
-        let extra: Vec<(&str, &str)> = self
-            .headers
-            .iter()
-            .map(|(k, v)| (*k, v.as_str()))
-            .collect();
+        let extra: Vec<(&str, &str)> = self.headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
         encode(
             self.status,
             "application/json; charset=utf-8",
@@ -126,7 +122,10 @@ mod tests {
     fn a_refusal_is_a_json_response() {
         let r = Refusal::new(405, "method_not_allowed", "no").with_header("Allow", "GET");
         let text = String::from_utf8(r.to_bytes(true)).unwrap();
-        assert!(text.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"), "{text}");
+        assert!(
+            text.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"),
+            "{text}"
+        );
         assert!(text.contains("\r\nAllow: GET\r\n"));
         assert!(text.contains("\r\nConnection: close\r\n"));
         assert!(text.contains("X-Content-Type-Options: nosniff"));

@@ -183,16 +183,16 @@ impl Session {
     pub fn handle_timeout(&mut self, now: Instant) {
         match &self.state {
             State::Idle { deadline } if now >= *deadline => self.close(Event::Close),
-            State::Head { deadline, .. } if now >= *deadline => self.close(Event::Refuse(
-                Refusal::new(
+            State::Head { deadline, .. } if now >= *deadline => {
+                self.close(Event::Refuse(Refusal::new(
                     408,
                     "request_timeout",
                     format!(
                         "the request head did not arrive within {} s",
                         self.limits.head_timeout.as_secs_f32()
                     ),
-                ),
-            )),
+                )))
+            }
             State::Body { deadline, .. } if now >= *deadline => {
                 self.close(Event::Refuse(Refusal::new(
                     408,
@@ -225,11 +225,7 @@ impl Session {
             match &mut self.state {
                 State::Idle { .. } => {
                     // empty lines before a request line are ignored (RFC 9112 §2.2)
-                    let blank = self
-                        .buf
-                        .chunks(2)
-                        .take_while(|c| *c == b"\r\n")
-                        .count();
+                    let blank = self.buf.chunks(2).take_while(|c| *c == b"\r\n").count();
                     self.buf.drain(..blank * 2);
                     if self.buf.is_empty() || self.buf == b"\r" {
                         return;
@@ -296,10 +292,7 @@ impl Session {
     /// Moves body bytes from the buffer; true when the request is complete (or refused).
     fn take_body(&mut self) -> bool {
         let max = self.limits.max_body;
-        let State::Body {
-            body, framing, ..
-        } = &mut self.state
-        else {
+        let State::Body { body, framing, .. } = &mut self.state else {
             return false;
         };
         let complete = match framing {
@@ -328,11 +321,11 @@ impl Session {
         if !complete {
             return false;
         }
-        let State::Body { head, body, .. } = std::mem::replace(&mut self.state, State::Busy)
-        else {
+        let State::Body { head, body, .. } = std::mem::replace(&mut self.state, State::Busy) else {
             return false;
         };
-        self.events.push_back(Event::Request(Request { head, body }));
+        self.events
+            .push_back(Event::Request(Request { head, body }));
         true
     }
 }
@@ -410,11 +403,17 @@ mod tests {
     #[test]
     fn refusals() {
         let (mut s, now) = session();
-        s.input(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n\r\n", now);
+        s.input(
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n\r\n",
+            now,
+        );
         assert_eq!(refusal(&events(&mut s)), (413, "request_too_large"));
         assert!(!s.wants_input() && s.closed());
         let (mut s, now) = session();
-        s.input(b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", now);
+        s.input(
+            b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+            now,
+        );
         for _ in 0..20 {
             s.input(b"1000\r\n", now);
             s.input(&[b'a'; 4096], now);
@@ -426,7 +425,10 @@ mod tests {
         s.handle_timeout(now + Duration::from_secs(11));
         assert_eq!(refusal(&events(&mut s)), (408, "request_timeout"));
         let (mut s, now) = session();
-        s.input(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n{", now);
+        s.input(
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n{",
+            now,
+        );
         s.handle_timeout(now + Duration::from_secs(31));
         assert_eq!(refusal(&events(&mut s)), (408, "request_timeout"));
     }

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rcgen::{
-    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose,
-    IsCa, Issuer, KeyPair, KeyUsagePurpose, SanType,
+    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa,
+    Issuer, KeyPair, KeyUsagePurpose, SanType,
 };
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -130,7 +130,11 @@ fn ca_params(now: SystemTime) -> CertificateParams {
 
 /// Makes sure a valid CA and server certificate for `identity` exist in `dir`
 /// (creating or renewing them as the module docs say) and returns them.
-pub fn ensure(dir: &Path, identity: &HostIdentity, now: SystemTime) -> Result<AutoFiles, AutoError> {
+pub fn ensure(
+    dir: &Path,
+    identity: &HostIdentity,
+    now: SystemTime,
+) -> Result<AutoFiles, AutoError> {
     fs::create_dir_all(dir).map_err(|e| err("cannot create", dir, e))?;
     let (ca_pem, ca_key_pem) = ensure_ca(dir, now)?;
     let meta_path = dir.join("server.json");

@@ -328,11 +328,11 @@ pub fn run<K>(
             }
         }
         for m in out.drain(..) {
-            if let Err(e) = ws.write(&mut stream, m) {
-                if io_kind(&e) != Some(io::ErrorKind::WouldBlock) {
-                    log::debug!("ws client {}: write failed: {e}", handle.id);
-                    break 'conn;
-                }
+            if let Err(e) = ws.write(&mut stream, m)
+                && io_kind(&e) != Some(io::ErrorKind::WouldBlock)
+            {
+                log::debug!("ws client {}: write failed: {e}", handle.id);
+                break 'conn;
             }
         }
         if let Some((code, reason)) = close.take()

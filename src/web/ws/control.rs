@@ -22,9 +22,9 @@ use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::MeterReading;
 use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
+use crate::util::strict_json;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
-use crate::util::strict_json;
 use crate::wire::web::MeterFrame;
 
 const STREAMS: [&str; 3] = ["events", "scope", "meters"];

@@ -73,10 +73,8 @@ pub fn check(
     }
     let token = query_param(&head.target, "token");
     if !app.cfg.auth.check(head.header("Authorization"), token) {
-        return Err(
-            Refusal::new(401, "unauthorized", UNAUTHORIZED_MESSAGE)
-                .with_header("WWW-Authenticate", "Bearer"),
-        );
+        return Err(Refusal::new(401, "unauthorized", UNAUTHORIZED_MESSAGE)
+            .with_header("WWW-Authenticate", "Bearer"));
     }
     if head.method != "GET" {
         return Err(Refusal::new(
@@ -117,19 +115,16 @@ pub fn check(
     let id = app.next_client_id();
     // the channel does nothing until the socket is open
     let channel = channel_for(route, app, id)?;
-    let slot = app
-        .ws
-        .claim(route, id, app.cfg.max_clients)
-        .map_err(|n| {
-            Refusal::new(
-                503,
-                "too_many_clients",
-                format!(
-                    "{n} clients are connected to the {} channel (the limit); try again later",
-                    route.name()
-                ),
-            )
-        })?;
+    let slot = app.ws.claim(route, id, app.cfg.max_clients).map_err(|n| {
+        Refusal::new(
+            503,
+            "too_many_clients",
+            format!(
+                "{n} clients are connected to the {} channel (the limit); try again later",
+                route.name()
+            ),
+        )
+    })?;
     let parts = conn::client_parts(id, &app.cfg.ws).map_err(|e| {
         Refusal::new(
             500,
