@@ -187,7 +187,8 @@ pub fn ensure(
     p.key_usages = vec![KeyUsagePurpose::DigitalSignature];
     p.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
     p.use_authority_key_identifier_extension = true;
-    let not_after = now + SERVER_VALIDITY;
+    // whole seconds, as recorded in server.json
+    let not_after = UNIX_EPOCH + Duration::from_secs(unix(now + SERVER_VALIDITY));
     p.not_before = offset(now - BACKDATE);
     p.not_after = offset(not_after);
     p.serial_number = Some(random_serial());

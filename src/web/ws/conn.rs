@@ -288,6 +288,8 @@ pub fn run<K>(
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
     let mut first_pass = true;
+    // a read error left tungstenite's reader unusable
+    let mut read_broken = false;
     let mut channel_timer;
     {
         let mut ctx = Ctx {
@@ -391,7 +393,20 @@ pub fn run<K>(
             wake.clear();
         }
         // 3. read everything available (on the first pass also what TLS may hold already)
-        if ready[0].readable || ready[0].error || std::mem::take(&mut first_pass) {
+        let read_now = ready[0].readable || ready[0].error || std::mem::take(&mut first_pass);
+        if read_now && read_broken {
+            // tungstenite cannot go on after a frame it refused: drain the socket (the
+            // close frame is out) until the client goes or the close timer ends it
+            let mut scratch = [0u8; 4096];
+            loop {
+                match io::Read::read(&mut stream, &mut scratch) {
+                    Ok(0) => break 'conn,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    Err(_) => break 'conn,
+                }
+            }
+        } else if read_now {
             loop {
                 match ws.read(&mut stream) {
                     Ok(msg) => {
@@ -428,15 +443,18 @@ pub fn run<K>(
                             other => other.to_string(),
                         };
                         close = Some((1009, reason));
+                        read_broken = true;
                         break;
                     }
                     Err(WsError::Utf8(_)) => {
                         close = Some((1007, "text message is not valid UTF-8".into()));
+                        read_broken = true;
                         break;
                     }
                     Err(WsError::Protocol(p)) => {
                         log::debug!("ws client {}: protocol error: {p}", handle.id);
                         close = Some((1002, format!("protocol error: {p}")));
+                        read_broken = true;
                         break;
                     }
                     Err(e) => {
