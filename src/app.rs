@@ -17,7 +17,8 @@ use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
 use crate::web::context::{AppCtx, WebConfig};
 use crate::web::ptt_watch::PttWatcher;
-use crate::web::server::WebServer;
+use crate::web::server::{Ports, WebServer};
+use crate::web::tls::TlsProvider;
 
 /// Everything `serve` starts, for tests that run the server in-process.
 pub struct Running {
@@ -141,8 +142,17 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     let web_cfg = WebConfig {
         auth: Auth::new(cfg.auth_token.as_ref().map(|t| t.expose().to_string())),
         max_clients: cfg.max_clients,
+        max_connections: cfg.max_connections,
+        max_connections_per_client: cfg.max_connections_per_client,
+        origins: cfg.allowed_origins.clone(),
         ..tuning.web.unwrap_or_default()
     };
+    let tls = cfg
+        .tls
+        .clone()
+        .map(TlsProvider::new)
+        .transpose()?
+        .map(Arc::new);
     if web_cfg.auth.enabled() {
         log::info!("bearer-token authentication is on for /api/*");
     }
@@ -150,7 +160,12 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     radio
         .store()
         .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
-    let web = WebServer::start(cfg.listen, app.clone())?;
+    let ports = Ports {
+        listen: cfg.listen,
+        tls,
+        onboarding: cfg.onboarding_listen,
+    };
+    let web = WebServer::start(ports, app.clone())?;
     Ok(Running { web, app, sim })
 }
 

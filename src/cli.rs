@@ -11,6 +11,7 @@ use std::path::PathBuf;
     example = "Serve the built-in simulated IC-7610 on http://localhost:8080/:\n$ rigweb",
     example = "Serve a real IC-705 (password from the environment):\n$ RIGWEB_RADIO_PASSWORD=secret rigweb --radio 192.168.1.60 --radio-user op --profile ic705",
     example = "Require a token on the API:\n$ rigweb --auth-token-file /etc/rigweb/token",
+    example = "HTTPS with a local CA (install it from http://<host>:8080/ once per device):\n$ rigweb --tls-auto",
     note = "The API is described in docs/API.md. SIGINT/SIGTERM release PTT and log out of the radio cleanly."
 )]
 pub struct Cli {
@@ -42,9 +43,41 @@ pub struct Cli {
     #[argh(option, default = "String::from(\"ic7610\")")]
     pub sim_model: String,
 
-    /// address and port to serve on (default 0.0.0.0:8080)
-    #[argh(option, default = "String::from(\"0.0.0.0:8080\")")]
-    pub listen: String,
+    /// address and port to serve on (default 0.0.0.0:8080; with TLS 0.0.0.0:8443)
+    #[argh(option)]
+    pub listen: Option<String>,
+
+    /// serve HTTPS with this certificate chain (PEM; with --tls-key)
+    #[argh(option)]
+    pub tls_cert: Option<PathBuf>,
+
+    /// the private key of --tls-cert (PEM)
+    #[argh(option)]
+    pub tls_key: Option<PathBuf>,
+
+    /// serve HTTPS with a certificate from a local CA made on first start (kept in --data-dir)
+    #[argh(switch)]
+    pub tls_auto: bool,
+
+    /// where rigweb keeps its files, e.g. the --tls-auto CA (default $STATE_DIRECTORY, else ~/.local/share/rigweb)
+    #[argh(option)]
+    pub data_dir: Option<PathBuf>,
+
+    /// with TLS: plain-HTTP port for the CA download and redirects to HTTPS (default 0.0.0.0:8080; "off")
+    #[argh(option)]
+    pub onboarding_listen: Option<String>,
+
+    /// a web origin (https://host:port) whose pages may open WebSockets besides the server's own; repeatable
+    #[argh(option)]
+    pub allowed_origin: Vec<String>,
+
+    /// most connections the server holds (default 1024)
+    #[argh(option, default = "1024")]
+    pub max_connections: usize,
+
+    /// most connections from one client address (default 128)
+    #[argh(option, default = "128")]
+    pub max_connections_per_client: usize,
 
     /// require this bearer token on /api/* (prefer --auth-token-file)
     #[argh(option)]

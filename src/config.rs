@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,6 +11,8 @@ use crate::cli::{Cli, SimArgs};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::sim::faults::FaultConfig;
 pub use crate::util::Secret;
+use crate::web::origin::OriginPolicy;
+use crate::web::tls::TlsSource;
 use crate::wire::lan::credentials;
 
 /// A configuration error: the flag and the problem.
@@ -59,6 +61,16 @@ pub struct ServeConfig {
     pub registry: ProfileRegistry,
     /// Web listen address.
     pub listen: SocketAddr,
+    /// HTTPS on the listen address.
+    pub tls: Option<TlsSource>,
+    /// The plain-HTTP onboarding port (with TLS).
+    pub onboarding_listen: Option<SocketAddr>,
+    /// Origins whose pages may open WebSockets besides the server's own.
+    pub allowed_origins: OriginPolicy,
+    /// Most connections in total.
+    pub max_connections: usize,
+    /// Most connections per client address.
+    pub max_connections_per_client: usize,
     /// Bearer token, when auth is on.
     pub auth_token: Option<Secret>,
     /// Transmit timeout.
@@ -150,6 +162,25 @@ fn probability(v: f64, flag: &str) -> Result<f64, ConfigError> {
     }
 }
 
+/// The default `--data-dir`: systemd's `$STATE_DIRECTORY`, else
+/// `$XDG_DATA_HOME/rigweb`, else `~/.local/share/rigweb`.
+fn default_data_dir() -> Result<PathBuf, ConfigError> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = env("STATE_DIRECTORY") {
+        return Ok(d);
+    }
+    if let Some(d) = env("XDG_DATA_HOME") {
+        return Ok(d.join("rigweb"));
+    }
+    env("HOME")
+        .map(|h| h.join(".local/share/rigweb"))
+        .ok_or_else(|| err("--data-dir is required (no $HOME to put it under)"))
+}
+
 impl ServeConfig {
     /// Validates the serve flags; `password_env` is `RIGWEB_RADIO_PASSWORD`.
     pub fn from_cli(cli: &Cli, password_env: Option<String>) -> Result<ServeConfig, ConfigError> {
@@ -219,11 +250,56 @@ impl ServeConfig {
                 cli.max_clients
             )));
         }
+        let tls = match (&cli.tls_cert, &cli.tls_key, cli.tls_auto) {
+            (Some(cert), Some(key), false) => Some(TlsSource::Files {
+                cert: cert.clone(),
+                key: key.clone(),
+            }),
+            (None, None, true) => Some(TlsSource::Auto {
+                data_dir: match &cli.data_dir {
+                    Some(d) => d.clone(),
+                    None => default_data_dir()?,
+                },
+            }),
+            (None, None, false) => None,
+            (_, _, true) => return Err(err("give --tls-auto or --tls-cert/--tls-key, not both")),
+            _ => return Err(err("--tls-cert and --tls-key go together")),
+        };
+        let listen = match (&cli.listen, &tls) {
+            (Some(l), _) => socket_addr(l, "--listen")?,
+            (None, None) => socket_addr("0.0.0.0:8080", "--listen")?,
+            (None, Some(_)) => socket_addr("0.0.0.0:8443", "--listen")?,
+        };
+        let onboarding_listen = match (cli.onboarding_listen.as_deref(), &tls) {
+            (Some("off"), _) | (None, None) => None,
+            (Some(_), None) => {
+                return Err(err(
+                    "--onboarding-listen needs TLS (--tls-auto or --tls-cert)",
+                ));
+            }
+            (Some(a), Some(_)) => Some(socket_addr(a, "--onboarding-listen")?),
+            (None, Some(_)) => Some(socket_addr("0.0.0.0:8080", "--onboarding-listen")?),
+        };
+        if onboarding_listen == Some(listen) {
+            return Err(err("--onboarding-listen must differ from --listen"));
+        }
+        let allowed_origins = OriginPolicy::new(&cli.allowed_origin)
+            .map_err(|e| err(format!("--allowed-origin {e}")))?;
+        if cli.max_connections == 0 || cli.max_connections_per_client == 0 {
+            return Err(err(
+                "--max-connections and --max-connections-per-client must be at least 1",
+            ));
+        }
         Ok(ServeConfig {
             radio,
             profile,
             registry,
-            listen: socket_addr(&cli.listen, "--listen")?,
+            listen,
+            tls,
+            onboarding_listen,
+            allowed_origins,
+            max_connections: cli.max_connections,
+            max_connections_per_client: cli.max_connections_per_client,
             auth_token,
             tx_timeout: Duration::from_secs(cli.tx_timeout),
             max_clients: cli.max_clients,

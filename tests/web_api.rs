@@ -1,5 +1,6 @@
 //! REST routes against the running server (built-in simulator), over 127.0.0.1.
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -9,7 +10,7 @@ use common::web::*;
 use rigweb::app::Tuning;
 use serde_json::{Value, json};
 
-#[test]
+both_ways!(info_capabilities_and_health);
 fn info_capabilities_and_health() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
@@ -79,7 +80,7 @@ fn info_capabilities_and_health() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(ic705_and_ic7100_capabilities);
 fn ic705_and_ic7100_capabilities() {
     let srv = start_server(serve_config("ic7100", None), Tuning::default());
     let caps = get(srv.addr(), "/api/v1/capabilities").json();
@@ -92,7 +93,7 @@ fn ic705_and_ic7100_capabilities() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(state_fields_and_etag);
 fn state_fields_and_etag() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
@@ -158,7 +159,7 @@ fn state_fields_and_etag() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(connect_disconnect_and_power);
 fn connect_disconnect_and_power() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
@@ -235,7 +236,7 @@ fn connect_disconnect_and_power() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(connection_flags_follow_the_radio_going_away_and_coming_back);
 fn connection_flags_follow_the_radio_going_away_and_coming_back() {
     let tuning = Tuning {
         link: Some(|l| {

@@ -1,6 +1,7 @@
 //! Bearer-token authentication on and off, REST and WebSockets; the token never
 //! appears in the logs (checked on the real binary's output).
 
+#[macro_use]
 mod common;
 
 use std::io::Read;
@@ -12,7 +13,7 @@ use rigweb::app::Tuning;
 
 const TOKEN: &str = "Zq8-token-f00d";
 
-#[test]
+both_ways!(token_required_on_api_routes_only);
 fn token_required_on_api_routes_only() {
     let srv = start_server(serve_config("ic7610", Some(TOKEN)), Tuning::default());
     let a = srv.addr();
@@ -80,7 +81,7 @@ fn token_required_on_api_routes_only() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(no_token_no_auth);
 fn no_token_no_auth() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     assert_eq!(get(srv.addr(), "/api/v1/state").status, 200);

@@ -1,6 +1,7 @@
-//! The server when the process runs out of file descriptors: `accept(2)` fails with
-//! `EMFILE` while a flood of connections holds every descriptor; once they close, new
-//! clients are served again. Alone in its test binary because it lowers the process's
+//! The server when the process runs out of file descriptors: the front door refuses
+//! connections that would leave too few descriptors, `accept(2)` fails with `EMFILE`
+//! while a flood of connections holds every descriptor (it pauses and keeps the
+//! backlog); once they close, new clients are served again, REST and WebSockets. Alone in its test binary because it lowers the process's
 //! open-file limit.
 
 mod common;
@@ -38,7 +39,6 @@ fn running_out_of_file_descriptors_does_not_stop_accepting() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
     assert_eq!(get(a, "/healthz").status, 200);
-    let first = srv.web.acceptor_generations();
     let old = set_soft_limit(open_descriptors() as u64 + 64);
     // every connection costs a descriptor here and one in the server's accept, so the
     // flood ends when this process has none left
@@ -58,14 +58,9 @@ fn running_out_of_file_descriptors_does_not_stop_accepting() {
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    // with descriptors back, the failed acceptor is replaced (while they were all taken,
-    // starting a new one could fail too)
+    // descriptors come back
     drop(flood);
     set_soft_limit(old);
-    let replaced = wait_for(Duration::from_secs(10), || {
-        srv.web.acceptor_generations() > first
-    });
-    assert!(replaced, "accept failed and a new acceptor was started");
     // descriptors are back: clients are accepted and served, not refused
     let served = wait_for(Duration::from_secs(10), || {
         get(a, "/api/v1/info").status == 200

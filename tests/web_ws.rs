@@ -2,6 +2,7 @@
 //! deltas that rebuild the state, events, every command, validation, rate limiting,
 //! PTT ownership and release, several clients, front-panel changes, streams.
 
+#[macro_use]
 mod common;
 
 use std::time::{Duration, Instant};
@@ -17,7 +18,7 @@ fn server(model: &str) -> rigweb::app::Running {
     start_server(serve_config(model, None), Tuning::default())
 }
 
-#[test]
+both_ways!(hello_then_subscribe_gives_state_and_full_snapshot);
 fn hello_then_subscribe_gives_state_and_full_snapshot() {
     let srv = server("ic7610");
     let mut ws = Ws::control(srv.addr());
@@ -67,7 +68,7 @@ fn hello_then_subscribe_gives_state_and_full_snapshot() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(deltas_applied_to_the_first_snapshot_reproduce_the_state_resource);
 fn deltas_applied_to_the_first_snapshot_reproduce_the_state_resource() {
     let srv = server("ic7610");
     let a = srv.addr();
@@ -119,7 +120,7 @@ fn deltas_applied_to_the_first_snapshot_reproduce_the_state_resource() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(deltas_carry_only_changed_leaves);
 fn deltas_carry_only_changed_leaves() {
     let srv = server("ic7610");
     let mut ws = Ws::control(srv.addr());
@@ -151,7 +152,7 @@ fn deltas_carry_only_changed_leaves() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(every_command_with_responses_and_events);
 fn every_command_with_responses_and_events() {
     let srv = server("ic7610");
     let mut ws = Ws::control(srv.addr());
@@ -214,7 +215,7 @@ fn every_command_with_responses_and_events() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(invalid_commands_say_which_field_and_what_is_allowed);
 fn invalid_commands_say_which_field_and_what_is_allowed() {
     let srv = server("ic705");
     let mut ws = Ws::control(srv.addr());
@@ -294,7 +295,7 @@ fn invalid_commands_say_which_field_and_what_is_allowed() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(a_burst_of_100_set_freq_ends_at_the_last_value);
 fn a_burst_of_100_set_freq_ends_at_the_last_value() {
     let srv = server("ic7610");
     let mut ws = Ws::control(srv.addr());
@@ -338,7 +339,7 @@ fn a_burst_of_100_set_freq_ends_at_the_last_value() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(ptt_belongs_to_its_owner_and_is_released_when_it_vanishes);
 fn ptt_belongs_to_its_owner_and_is_released_when_it_vanishes() {
     let srv = server("ic7610");
     let a = srv.addr();
@@ -368,7 +369,7 @@ fn ptt_belongs_to_its_owner_and_is_released_when_it_vanishes() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(transmit_timeout_releases_ptt_and_raises_an_event);
 fn transmit_timeout_releases_ptt_and_raises_an_event() {
     let mut cfg = serve_config("ic7610", None);
     cfg.tx_timeout = Duration::from_secs(1);
@@ -386,7 +387,7 @@ fn transmit_timeout_releases_ptt_and_raises_an_event() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(two_clients_see_each_others_changes_and_front_panel_changes);
 fn two_clients_see_each_others_changes_and_front_panel_changes() {
     let srv = server("ic7610");
     let a = srv.addr();
@@ -434,7 +435,7 @@ fn two_clients_see_each_others_changes_and_front_panel_changes() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(smeter_events_and_scope_frames_on_the_control_socket);
 fn smeter_events_and_scope_frames_on_the_control_socket() {
     let srv = server("ic7610");
     let mut ws = Ws::control(srv.addr());
@@ -474,7 +475,7 @@ fn smeter_events_and_scope_frames_on_the_control_socket() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(subscriptions_do_not_survive_a_reconnect);
 fn subscriptions_do_not_survive_a_reconnect() {
     let srv = server("ic7610");
     let mut ws = Ws::control(srv.addr());
@@ -497,12 +498,12 @@ fn subscriptions_do_not_survive_a_reconnect() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(a_half_open_ptt_owner_is_noticed_within_seconds);
 fn a_half_open_ptt_owner_is_noticed_within_seconds() {
     use std::io::{Read, Write};
     let srv = server("ic7610");
     let a = srv.addr();
-    let mut s = std::net::TcpStream::connect(a).unwrap();
+    let mut s = connect(a);
     s.write_all(
         b"GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
           Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
@@ -556,7 +557,7 @@ fn responses(ws: &mut Ws, ids: &[&str]) -> Map<String, Value> {
     got
 }
 
-#[test]
+both_ways!(throttled_commands_for_two_receivers_and_before_a_close_are_all_applied);
 fn throttled_commands_for_two_receivers_and_before_a_close_are_all_applied() {
     // review: MAIN and SUB shared one throttle slot (SUB's value was lost), and a
     // throttled command waiting when the client left was dropped
@@ -596,7 +597,7 @@ fn throttled_commands_for_two_receivers_and_before_a_close_are_all_applied() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(throttled_commands_reach_the_radio_in_the_order_they_were_sent);
 fn throttled_commands_reach_the_radio_in_the_order_they_were_sent() {
     // review: set_band 5, set_freq, set_freq (throttled), set_band 7 (throttled) ended
     // on the frequency instead of the band sent last
@@ -645,7 +646,7 @@ fn throttled_commands_reach_the_radio_in_the_order_they_were_sent() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(only_one_of_two_clients_keying_together_gets_ptt_and_its_leaving_unkeys);
 fn only_one_of_two_clients_keying_together_gets_ptt_and_its_leaving_unkeys() {
     // review: two `ptt true` back to back both got ok, and when the first owner left
     // PTT stayed on; an owner that left before its queued key ran left the radio keyed
@@ -696,7 +697,7 @@ fn only_one_of_two_clients_keying_together_gets_ptt_and_its_leaving_unkeys() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(a_full_radio_queue_is_answered_with_the_commands_own_id);
 fn a_full_radio_queue_is_answered_with_the_commands_own_id() {
     // review: `radio_busy` from a full command queue came back with `"id": null`
     let srv = server("ic7610");
@@ -722,7 +723,7 @@ fn a_full_radio_queue_is_answered_with_the_commands_own_id() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(a_sub_scope_subscriber_gets_sub_sweeps);
 fn a_sub_scope_subscriber_gets_sub_sweeps() {
     // review: `scope_receiver: 1` was accepted but no frame ever came (the radio only
     // sweeps SUB while its scope shows both receivers)

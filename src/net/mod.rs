@@ -1,5 +1,7 @@
 //! Small OS helpers shared by the socket-owning threads: waiting on several file
-//! descriptors at once ([`poll`]) and waking a thread that waits ([`waker`]).
+//! descriptors at once ([`poll`]), waking a thread that waits ([`waker`]) and a client
+//! stream that is plain TCP or TLS ([`transport`]).
 
 pub mod poll;
+pub mod transport;
 pub mod waker;

@@ -52,6 +52,19 @@ impl Auth {
     }
 }
 
+/// The value of query parameter `name` in a request target (`None` when absent or
+/// empty).
+pub fn query_param<'a>(target: &'a str, name: &str) -> Option<&'a str> {
+    let q = target.split_once('?')?.1;
+    q.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == name && !v.is_empty()).then_some(v)
+    })
+}
+
+/// The message of every `401 unauthorized`.
+pub const UNAUTHORIZED_MESSAGE: &str = "a valid token is required: send 'Authorization: Bearer <token>' (WebSockets may use ?token=<token>)";
+
 /// A request target for logs: the value of every query parameter whose (percent-decoded)
 /// name contains "token" is replaced by `***`, wherever it stands in the query.
 pub fn redact(url: &str) -> String {

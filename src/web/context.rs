@@ -8,6 +8,7 @@ use parking_lot::Mutex;
 
 use super::auth::Auth;
 use super::mod_input::ModInputSwitch;
+use super::origin::OriginPolicy;
 use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
@@ -15,12 +16,7 @@ use super::ws::conn::WsLimits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
-/// Server name in `hello` and `/api/v1/info`.
-pub const SERVER_NAME: &str = "rigweb";
-/// Server version.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// Protocol version (interface.md §9).
-pub const PROTO: u32 = 1;
+pub use super::identity::{PROTO, SERVER_NAME, VERSION};
 
 /// Web server settings.
 #[derive(Debug, Clone)]
@@ -37,10 +33,21 @@ pub struct WebConfig {
     pub workers: usize,
     /// Minimum time between two `set_*` commands of one client reaching the radio.
     pub rate_window: Duration,
-    /// Idle / read timeout of HTTP connections.
+    /// Idle time of a kept-alive HTTP connection, and the time a request body has to
+    /// arrive.
     pub http_timeout: Duration,
     /// First `sequence` of every client's stream frames (tests start near the wrap).
     pub first_sequence: u16,
+    /// Time a request head has to arrive (408 after).
+    pub head_timeout: Duration,
+    /// Largest request head (431 above).
+    pub max_head: usize,
+    /// Most connections the server holds.
+    pub max_connections: usize,
+    /// Most connections from one client address.
+    pub max_connections_per_client: usize,
+    /// Which pages may open WebSockets besides the server's own.
+    pub origins: OriginPolicy,
 }
 
 impl Default for WebConfig {
@@ -54,6 +61,11 @@ impl Default for WebConfig {
             rate_window: Duration::from_millis(50),
             http_timeout: Duration::from_secs(30),
             first_sequence: 0,
+            head_timeout: Duration::from_secs(10),
+            max_head: 16 * 1024,
+            max_connections: 1024,
+            max_connections_per_client: 128,
+            origins: OriginPolicy::default(),
         }
     }
 }

@@ -1,10 +1,14 @@
-//! The web layer: REST routes on a tiny_http worker pool and WebSocket channels, one
-//! thread per client, all on one public port (see `upgrade.rs` for how).
+//! The web layer: the front door (`front/`) owns the public port(s), terminates TLS
+//! (`tls/`) and checks every request; REST routes run on a tiny_http worker pool behind
+//! it, and every WebSocket client gets a thread of its own (`ws/`).
 
 pub mod auth;
+pub mod capabilities;
 pub mod context;
-pub mod intake;
+pub mod front;
+pub mod identity;
 pub mod mod_input;
+pub mod origin;
 pub mod ptt;
 pub mod ptt_watch;
 pub mod response;
@@ -12,7 +16,7 @@ pub mod routes;
 pub mod server;
 pub mod session;
 pub mod stream_stats;
-pub mod upgrade;
+pub mod tls;
 pub mod ws;
 
 /// The value of request header `name` (case-insensitive).

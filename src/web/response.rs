@@ -18,12 +18,21 @@ fn header(name: &str, value: &str) -> Header {
     })
 }
 
-/// Adds the headers every response carries.
+/// The headers every response carries (REST, refusals of the front door, onboarding).
+pub const COMMON_HEADERS: [(&str, &str); 4] = [
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Cache-Control", "no-store"),
+];
+
+/// Adds the headers every response carries. Bodies always go with a `Content-Length`
+/// (never chunked), which is how the front door finds where a response ends.
 fn common(r: Reply) -> Reply {
-    r.with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("X-Frame-Options", "DENY"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header("Cache-Control", "no-store"))
+    COMMON_HEADERS
+        .iter()
+        .fold(r, |r, (k, v)| r.with_header(header(k, v)))
+        .with_chunked_threshold(usize::MAX)
 }
 
 /// A JSON response.
@@ -47,12 +56,8 @@ pub fn error(status: u16, code: &str, message: impl Into<String>) -> Reply {
 
 /// 401 with `WWW-Authenticate: Bearer`.
 pub fn unauthorized() -> Reply {
-    error(
-        401,
-        "unauthorized",
-        "a valid token is required: send 'Authorization: Bearer <token>' (WebSockets may use ?token=<token>)",
-    )
-    .with_header(header("WWW-Authenticate", "Bearer"))
+    error(401, "unauthorized", crate::web::auth::UNAUTHORIZED_MESSAGE)
+        .with_header(header("WWW-Authenticate", "Bearer"))
 }
 
 /// 404 for an unknown route.

@@ -2,14 +2,14 @@
 
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::context::{AppCtx, PROTO, SERVER_NAME, VERSION};
+use super::capabilities::{capabilities_json, capability_tags};
+use super::context::AppCtx;
+use super::identity::{PROTO, SERVER_NAME, VERSION};
 use super::response::{self, Reply};
-use super::ws::messages::capability_tags;
-use crate::profile::{Feature, Profile, ScopeSourceKind};
+use crate::profile::{Feature, ScopeSourceKind};
 use crate::radio::command::Command;
-use crate::wire::lan::codec;
 
 /// `GET /healthz`: the process is up.
 pub fn healthz(app: &AppCtx) -> Reply {
@@ -105,72 +105,6 @@ pub fn capabilities(app: &AppCtx) -> Reply {
     )
 }
 
-/// The capabilities resource of a profile.
-pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
-    let ranges: Vec<Value> = p
-        .freq_ranges
-        .iter()
-        .map(|r| {
-            let bands: Vec<Value> = r
-                .bands
-                .iter()
-                .map(|b| {
-                    let mut m = Map::new();
-                    m.insert("name".into(), json!(b.name));
-                    m.insert("start".into(), json!(b.start_hz));
-                    m.insert("end".into(), json!(b.end_hz));
-                    m.insert("default".into(), json!(b.default_hz));
-                    if let Some(code) = b.bsr_code {
-                        m.insert("bsrCode".into(), json!(code));
-                    }
-                    Value::Object(m)
-                })
-                .collect();
-            json!({"label": r.label, "start": r.start_hz, "end": r.end_hz, "bands": bands})
-        })
-        .collect();
-    let widths: Map<String, Value> = p
-        .filters
-        .widths
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
-        .collect();
-    json!({
-        "model": p.model(),
-        "id": p.id(),
-        "receivers": p.radio.receivers,
-        "vfoScheme": p.vfo.scheme.as_str(),
-        "freqRanges": ranges,
-        "scopeSource": p.scope.source.as_json(),
-        "scopeConfig": {
-            "defaultSpan": p.scope.default_span_hz,
-            "pixels": p.scope.pixels,
-            "amplitudeMax": 160,
-            "centerMode": true,
-        },
-        "audioConfig": {
-            "sampleRate": p.audio.sample_rate,
-            "channels": codec::channels(rx_codec).unwrap_or(1),
-            "codecs": ["opus", "pcm16"],
-            "frameMs": 20,
-            "jitterMinMs": 100,
-            "jitterMaxMs": 200,
-        },
-        "modes": p.modes.list,
-        "dataModes": p.modes.data_modes,
-        "filters": p.filters.list,
-        "filterWidths": widths,
-        "attValues": p.attenuator.values,
-        "preampValues": p.preamp.values,
-        "power": {"minWatts": p.power.min_watts, "maxWatts": p.power.max_watts, "levelMax": 255},
-        "meters": p.meters.list,
-        "tags": capability_tags(p),
-        "hasScope": p.scope.source != ScopeSourceKind::None,
-        "hasAudio": p.has_feature(Feature::Audio),
-        "hasTx": p.has_feature(Feature::Tx),
-    })
-}
-
 /// `POST /api/v1/radio/connect`.
 pub fn connect(app: &AppCtx) -> Reply {
     let ready = app.radio.store().read(|c| c.connection.rig_connected);
@@ -238,11 +172,12 @@ pub fn root() -> Reply {
 
 /// Routes of the interface that later releases implement.
 pub fn planned(path: &str) -> Reply {
-    response::error(
-        501,
-        "not_implemented",
-        format!("{path} is part of the interface but not in this release yet"),
-    )
+    response::error(501, "not_implemented", planned_message(path))
+}
+
+/// The message of a `501 not_implemented` for `path`.
+pub fn planned_message(path: &str) -> String {
+    format!("{path} is part of the interface but not in this release yet")
 }
 
 /// Bounded time for radio commands started from HTTP.

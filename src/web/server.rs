@@ -1,123 +1,211 @@
-//! The HTTP server: a pool of tiny_http worker threads for REST, WebSocket upgrades
-//! handed to per-client threads, one public port for both. Every failure is answered
-//! with a JSON error; nothing ends in a silently closed connection.
+//! The HTTP server: the front door (`front/`) owns the public port(s) and every client
+//! connection; tiny_http serves REST behind it on an internal loopback listener, with a
+//! pool of worker threads. Every failure is answered with a JSON error; nothing ends in
+//! a silently closed connection.
 //!
-//! Requests that may carry a body or wait for the radio (everything but GET and HEAD)
-//! run in a second pool of their own, so that slow uploads or a radio command never
-//! hold up `GET /api/v1/state`, the health checks or WebSocket upgrades.
+//! Requests that may wait for the radio (everything but GET and HEAD) run in a second
+//! pool of their own, so that a radio command never holds up `GET /api/v1/state` or the
+//! health checks. (Bodies arrive whole: the front door reads them before passing a
+//! request on, so a slow upload holds no worker at all.)
 
-use std::io::{self, ErrorKind, Read};
+use std::io::{self, Read};
 use std::net::{SocketAddr, TcpListener};
 use std::os::fd::AsRawFd;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use serde_json::Value;
-use tiny_http::{Method, Request};
+use tiny_http::{Method, Request, Server};
 
 use super::auth::redact;
 use super::context::AppCtx;
-use super::intake::Intake;
+use super::front::backend::{FRONT_HEADER, PEER_HEADER};
+use super::front::onboarding::Onboarding;
+use super::front::session::SessionLimits;
+use super::front::{FrontConfig, FrontDoor, PortRole};
 use super::response::{self, Reply};
 use super::routes;
-use super::ws::{self, WsRoute};
+use super::tls::TlsProvider;
+use crate::wire::lan::credentials::constant_time_eq;
+
+/// Where the server listens.
+#[derive(Debug, Clone)]
+pub struct Ports {
+    /// The API port (REST and WebSockets).
+    pub listen: SocketAddr,
+    /// TLS on the API port.
+    pub tls: Option<Arc<TlsProvider>>,
+    /// The plain-HTTP onboarding port (with TLS only).
+    pub onboarding: Option<SocketAddr>,
+}
+
+impl Ports {
+    /// Plain HTTP on `listen`.
+    pub fn plain(listen: SocketAddr) -> Ports {
+        Ports {
+            listen,
+            tls: None,
+            onboarding: None,
+        }
+    }
+}
 
 /// A running web server.
 pub struct WebServer {
-    intake: Intake,
+    front: FrontDoor,
+    backend: Arc<Server>,
+    stopping: Arc<AtomicBool>,
     workers: Vec<JoinHandle<()>>,
     addr: SocketAddr,
+    onboarding_addr: Option<SocketAddr>,
+    tls: Option<Arc<TlsProvider>>,
     app: Arc<AppCtx>,
 }
 
-fn set_timeout(fd: i32, opt: libc::c_int, d: Duration) -> io::Result<()> {
-    let tv = libc::timeval {
-        tv_sec: d.as_secs() as libc::time_t,
-        tv_usec: d.subsec_micros() as libc::suseconds_t,
-    };
-    // SAFETY: `tv` is a valid timeval and its size is passed.
+fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
+    let listener = TcpListener::bind(addr)?;
+    // a deeper accept queue than std's default, so that a burst of connections (a page
+    // load, many idle sockets) never makes a client wait for a SYN retransmission
+    // SAFETY: listen(2) on our own bound socket; calling it again updates the backlog.
+    if unsafe { libc::listen(listener.as_raw_fd(), 1024) } != 0 {
+        log::debug!("listen backlog: {}", io::Error::last_os_error());
+    }
+    Ok(listener)
+}
+
+fn set_nodelay(listener: &TcpListener) {
+    let one: libc::c_int = 1;
+    // SAFETY: `one` is a valid c_int and its size is passed; the descriptor is open.
     let rc = unsafe {
         libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            opt,
-            &tv as *const _ as *const libc::c_void,
-            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+            listener.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_NODELAY,
+            &one as *const _ as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
         )
     };
     if rc != 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(())
+        log::debug!("TCP_NODELAY: {}", io::Error::last_os_error());
     }
 }
 
 impl WebServer {
-    /// Binds `listen` and starts the workers.
-    pub fn start(listen: SocketAddr, app: Arc<AppCtx>) -> io::Result<WebServer> {
-        let listener = TcpListener::bind(listen)?;
-        // a deeper accept queue than std's default, so that a burst of connections (a page
-        // load, many idle sockets) never makes a client wait for a SYN retransmission
-        // SAFETY: listen(2) on our own bound socket; calling it again updates the backlog.
-        if unsafe { libc::listen(listener.as_raw_fd(), 1024) } != 0 {
-            log::debug!("listen backlog: {}", io::Error::last_os_error());
-        }
-        // accepted sockets inherit these (Linux): idle keep-alive connections, half-sent
-        // requests and stalled bodies release their thread after the timeout (the receive
-        // timeout also ends tiny_http's accept thread after a quiet spell: see intake.rs)
-        set_timeout(
-            listener.as_raw_fd(),
-            libc::SO_RCVTIMEO,
-            app.cfg.http_timeout,
-        )?;
-        set_timeout(
-            listener.as_raw_fd(),
-            libc::SO_SNDTIMEO,
-            app.cfg.http_timeout,
-        )?;
-        let addr = listener.local_addr()?;
-        // a replaced acceptor's connections have all timed out by then, and no handler
-        // takes anywhere near the extra 30 s
-        let quiet = app.cfg.http_timeout * 2 + Duration::from_secs(30);
-        let (intake, requests) = Intake::start(listener, quiet)?;
+    /// Binds the ports, starts tiny_http on an internal listener, its workers and the
+    /// front door.
+    pub fn start(ports: Ports, app: Arc<AppCtx>) -> io::Result<WebServer> {
+        let public = bind(ports.listen)?;
+        let addr = public.local_addr()?;
+        let onboarding = ports.onboarding.map(bind).transpose()?;
+        let onboarding_addr = onboarding.as_ref().map(|l| l.local_addr()).transpose()?;
+        // accepted sockets inherit TCP_NODELAY from the listener (Linux): tiny_http writes
+        // a response's head and body separately, and Nagle would hold the body back
+        let internal = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+        set_nodelay(&internal);
+        let backend = Arc::new(Server::from_listener(internal, None).map_err(io::Error::other)?);
+        let backend_addr = backend
+            .server_addr()
+            .to_ip()
+            .ok_or_else(|| io::Error::other("tiny_http has no TCP address"))?;
+        let secret: String = crate::util::random::bytes::<16>()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let secret = Arc::new(secret);
+        let stopping = Arc::new(AtomicBool::new(false));
         let (slow_tx, slow_rx) = bounded::<Request>(SLOW_QUEUE);
+        let workers_n = app.cfg.workers.max(1);
         let mut workers = Vec::new();
-        for i in 0..app.cfg.workers.max(1) {
-            let (r, a) = (slow_rx.clone(), app.clone());
+        for i in 0..workers_n {
+            let (r, a, k) = (slow_rx.clone(), app.clone(), secret.clone());
             workers.push(
                 std::thread::Builder::new()
                     .name(format!("http-post-{i}"))
-                    .spawn(move || slow_worker(&r, &a, addr.port()))?,
+                    .spawn(move || slow_worker(&r, &a, &k))?,
             );
         }
-        for i in 0..app.cfg.workers.max(1) {
-            let (r, a, slow) = (requests.clone(), app.clone(), slow_tx.clone());
+        for i in 0..workers_n {
+            let (srv, a, slow, k, stop) = (
+                backend.clone(),
+                app.clone(),
+                slow_tx.clone(),
+                secret.clone(),
+                stopping.clone(),
+            );
             workers.push(
                 std::thread::Builder::new()
                     .name(format!("http-{i}"))
-                    .spawn(move || worker(&r, &slow, &a, addr.port()))?,
+                    .spawn(move || worker(&srv, &slow, &a, &k, &stop))?,
             );
         }
-        log::info!("serving http://{addr}/ (REST and WebSockets on one port)");
+        let cfg = &app.cfg;
+        let front_cfg = FrontConfig {
+            limits: SessionLimits {
+                max_head: cfg.max_head,
+                max_body: cfg.max_body,
+                head_timeout: cfg.head_timeout,
+                body_timeout: cfg.http_timeout,
+                idle_timeout: cfg.http_timeout,
+            },
+            max_connections: cfg.max_connections,
+            max_connections_per_client: cfg.max_connections_per_client,
+            backend: backend_addr,
+            secret: secret.to_string(),
+            backend_connections: workers_n * 2,
+            backend_timeout: Duration::from_secs(60),
+        };
+        let mut listeners = vec![(public, PortRole::Api(ports.tls.clone()))];
+        if let (Some(l), Some(tls)) = (onboarding, &ports.tls) {
+            let ca = tls.ca_pem().zip(tls.ca_der());
+            listeners.push((
+                l,
+                PortRole::Onboarding(Arc::new(Onboarding {
+                    https_port: addr.port(),
+                    ca,
+                })),
+            ));
+        }
+        let front = FrontDoor::start(listeners, front_cfg, app.clone())?;
+        match (&ports.tls, onboarding_addr) {
+            (Some(_), Some(o)) => log::info!(
+                "serving https://{addr}/ (REST and WebSockets); onboarding on http://{o}/"
+            ),
+            (Some(_), None) => log::info!("serving https://{addr}/ (REST and WebSockets)"),
+            (None, _) => log::info!("serving http://{addr}/ (REST and WebSockets on one port)"),
+        }
         Ok(WebServer {
-            intake,
+            front,
+            backend,
+            stopping,
             workers,
             addr,
+            onboarding_addr,
+            tls: ports.tls,
             app,
         })
     }
 
-    /// The bound address.
+    /// The bound address of the API port.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
-    /// How many tiny_http acceptors have run so far (see `intake.rs`): one more after
-    /// every quiet spell as long as the receive timeout and after every accept error.
-    pub fn acceptor_generations(&self) -> u64 {
-        self.intake.generations()
+    /// The bound address of the onboarding port, if there is one.
+    pub fn onboarding_addr(&self) -> Option<SocketAddr> {
+        self.onboarding_addr
+    }
+
+    /// True when the API port speaks TLS.
+    pub fn is_tls(&self) -> bool {
+        self.tls.is_some()
+    }
+
+    /// The local CA (PEM) of `--tls-auto`.
+    pub fn ca_pem(&self) -> Option<String> {
+        self.tls.as_ref().and_then(|t| t.ca_pem())
     }
 
     /// Stops accepting, closes WebSocket clients (1001) and joins the workers.
@@ -129,7 +217,11 @@ impl WebServer {
         if self.workers.is_empty() {
             return;
         }
-        self.intake.stop();
+        self.front.stop();
+        self.stopping.store(true, Ordering::SeqCst);
+        for _ in 0..self.workers.len() {
+            self.backend.unblock();
+        }
         for w in self.workers.drain(..) {
             let _ = w.join();
         }
@@ -146,10 +238,26 @@ impl Drop for WebServer {
 /// Requests with a body waiting for a `http-post` worker; more are answered 503.
 const SLOW_QUEUE: usize = 32;
 
-fn worker(requests: &Receiver<Request>, slow: &Sender<Request>, app: &Arc<AppCtx>, port: u16) {
-    for req in requests {
+fn worker(
+    server: &Server,
+    slow: &Sender<Request>,
+    app: &Arc<AppCtx>,
+    secret: &str,
+    stopping: &AtomicBool,
+) {
+    loop {
+        let req = match server.recv() {
+            Ok(r) => r,
+            Err(_) if stopping.load(Ordering::SeqCst) => break,
+            Err(e) => {
+                // tiny_http reports a failed accept once (its accept thread ends); the
+                // front door's kept-alive connections go on being served
+                log::error!("REST server: {e}");
+                continue;
+            }
+        };
         if matches!(req.method(), Method::Get | Method::Head) {
-            handle(req, app, port);
+            handle(req, app, secret);
             continue;
         }
         match slow.try_send(req) {
@@ -164,29 +272,21 @@ fn worker(requests: &Receiver<Request>, slow: &Sender<Request>, app: &Arc<AppCtx
                     log::debug!("answering 503 failed: {e}");
                 }
             }
-            Err(TrySendError::Disconnected(req)) => handle(req, app, port),
+            Err(TrySendError::Disconnected(req)) => handle(req, app, secret),
         }
     }
     log::debug!("http worker stopping");
 }
 
 /// Serves the requests that may carry a body or wait for the radio.
-fn slow_worker(requests: &Receiver<Request>, app: &Arc<AppCtx>, port: u16) {
+fn slow_worker(requests: &Receiver<Request>, app: &Arc<AppCtx>, secret: &str) {
     for req in requests {
-        handle(req, app, port);
+        handle(req, app, secret);
     }
 }
 
 fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     super::request_header(req, name)
-}
-
-fn query_param<'a>(url: &'a str, name: &str) -> Option<&'a str> {
-    let q = url.split_once('?')?.1;
-    q.split('&').find_map(|kv| {
-        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-        (k == name && !v.is_empty()).then_some(v)
-    })
 }
 
 /// Routes: path -> allowed methods.
@@ -201,10 +301,6 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/radio/connect", &["POST"]),
     ("/api/v1/radio/disconnect", &["POST"]),
     ("/api/v1/radio/power", &["POST"]),
-    ("/api/v1/ws", &["GET"]),
-    ("/api/v1/scope", &["GET"]),
-    ("/api/v1/meters", &["GET"]),
-    ("/api/v1/audio", &["GET"]),
     ("/api/v1/dx/spots", &["GET", "HEAD"]),
     ("/api/v1/bridge", &["GET", "HEAD", "POST", "DELETE"]),
     ("/api/v1/band-plan/config", &["GET", "HEAD", "POST"]),
@@ -218,19 +314,22 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/eibi/fetch", &["POST"]),
 ];
 
-fn handle(req: Request, app: &Arc<AppCtx>, port: u16) {
+fn handle(mut req: Request, app: &Arc<AppCtx>, secret: &str) {
     let started = Instant::now();
     let method = req.method().as_str().to_string();
     let url = req.url().to_string();
     let path = url.split('?').next().unwrap_or("/").to_string();
-    let (reply, req) = route(req, app, port, &method, &url, &path);
-    let (Some(reply), Some(req)) = (reply, req) else {
-        log::debug!(
-            "{method} {} -> upgraded or answered ({:?})",
-            redact(&url),
-            started.elapsed()
-        );
-        return;
+    let through_front = header(&req, FRONT_HEADER)
+        .is_some_and(|v| constant_time_eq(v.as_bytes(), secret.as_bytes()));
+    let peer = header(&req, PEER_HEADER).unwrap_or("?").to_string();
+    let reply = if through_front {
+        route(&mut req, app, &method, &path)
+    } else {
+        response::error(
+            403,
+            "forbidden",
+            "this is the server's internal port; connect to its public port",
+        )
     };
     let status = reply.status_code().0;
     if let Err(e) = req.respond(reply) {
@@ -240,65 +339,34 @@ fn handle(req: Request, app: &Arc<AppCtx>, port: u16) {
         );
     }
     log::debug!(
-        "{method} {} -> {status} ({:?})",
+        "{peer} {method} {} -> {status} ({:?})",
         redact(&url),
         started.elapsed()
     );
 }
 
-/// Returns the reply to send, or `None` when the request was consumed (upgrade).
-fn route(
-    mut req: Request,
-    app: &Arc<AppCtx>,
-    port: u16,
-    method: &str,
-    url: &str,
-    path: &str,
-) -> (Option<Reply>, Option<Request>) {
-    let is_api = path.starts_with("/api/");
-    if is_api {
-        let ws = matches!(
-            path,
-            "/api/v1/ws" | "/api/v1/scope" | "/api/v1/meters" | "/api/v1/audio"
-        );
-        let query_token = if ws { query_param(url, "token") } else { None };
-        if !app
-            .cfg
-            .auth
-            .check(header(&req, "Authorization"), query_token)
-        {
-            return (Some(response::unauthorized()), Some(req));
-        }
+/// The reply to a request that came through the front door.
+fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Reply {
+    if path.starts_with("/api/") && !app.cfg.auth.check(header(req, "Authorization"), None) {
+        return response::unauthorized();
     }
     let Some((_, allowed)) = ROUTES.iter().find(|(p, _)| *p == path) else {
-        return (Some(response::not_found(method, path)), Some(req));
+        return response::not_found(method, path);
     };
     if !allowed.contains(&method) {
-        return (
-            Some(response::method_not_allowed(method, path, allowed)),
-            Some(req),
-        );
+        return response::method_not_allowed(method, path, allowed);
     }
-    let reply = match path {
+    match path {
         "/" | "/index.html" => routes::root(),
         "/healthz" => routes::healthz(app),
         "/readyz" => routes::readyz(app),
         "/api/v1/info" => routes::info(app),
-        "/api/v1/state" => routes::state(app, header(&req, "If-None-Match")),
+        "/api/v1/state" => routes::state(app, header(req, "If-None-Match")),
         "/api/v1/capabilities" => routes::capabilities(app),
-        "/api/v1/ws" | "/api/v1/scope" | "/api/v1/meters" | "/api/v1/audio" => {
-            let r = match path {
-                "/api/v1/ws" => WsRoute::Control,
-                "/api/v1/scope" => WsRoute::Scope,
-                "/api/v1/meters" => WsRoute::Meters,
-                _ => WsRoute::Audio,
-            };
-            return (ws::accept(req, r, app, port), None);
-        }
         "/api/v1/radio/connect" | "/api/v1/radio/disconnect" | "/api/v1/radio/power" => {
-            let body = match read_body(&mut req, app.cfg.max_body, path == "/api/v1/radio/power") {
+            let body = match read_body(req, app.cfg.max_body, path == "/api/v1/radio/power") {
                 Ok(b) => b,
-                Err(reply) => return (Some(reply), Some(req)),
+                Err(reply) => return reply,
             };
             match path {
                 "/api/v1/radio/connect" => routes::connect(app),
@@ -307,8 +375,7 @@ fn route(
             }
         }
         other => routes::planned(other),
-    };
-    (Some(reply), Some(req))
+    }
 }
 
 /// Reads a JSON body: refused before reading when larger than `max` (413), or of another
@@ -323,8 +390,7 @@ fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Rep
             format!("the body is {len} bytes; the limit is {max}"),
         ));
     }
-    let has_body =
-        req.body_length().is_some_and(|l| l > 0) || header(req, "Transfer-Encoding").is_some();
+    let has_body = req.body_length().is_some_and(|l| l > 0);
     if !has_body {
         return if required {
             Err(response::error(
@@ -347,14 +413,6 @@ fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Rep
     let mut buf = Vec::new();
     let mut limited = req.as_reader().take(max as u64 + 1);
     if let Err(e) = limited.read_to_end(&mut buf) {
-        // the listener's receive timeout surfaces as EAGAIN (WouldBlock) on Linux
-        if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) {
-            return Err(response::error(
-                408,
-                "request_timeout",
-                "the request body did not arrive in time; send the whole body at once",
-            ));
-        }
         return Err(response::error(
             400,
             "invalid_json",
@@ -368,7 +426,7 @@ fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Rep
             format!("the body is larger than {max} bytes"),
         ));
     }
-    serde_json::from_slice(&buf).map_err(|e| {
+    crate::util::strict_json::parse_slice(&buf).map_err(|e| {
         response::error(
             400,
             "invalid_json",

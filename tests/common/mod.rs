@@ -82,6 +82,7 @@ pub fn start_radio(model: &str, sim: &SimHandle) -> Arc<Radio> {
     )
 }
 
+#[macro_use]
 pub mod web;
 
 /// Polls `cond` every 10 ms until it holds or `timeout` passes.

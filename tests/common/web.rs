@@ -1,11 +1,21 @@
 //! Web-test helpers: the whole server in-process against its built-in simulator, a raw
 //! HTTP/1.1 client (full control over bytes, for hostile tests) and a WebSocket client.
+//!
+//! Every helper speaks plain TCP or TLS, whichever the server at that address serves:
+//! a test wrapped in `both_ways!(name)` runs twice, once against a plain server and once
+//! against one with `--tls-auto`, whose local CA is then the clients' only trust root.
 
 #![allow(dead_code)]
 
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName};
 
 use rigweb::app::{Running, Tuning};
 use rigweb::config::{RadioTarget, ServeConfig};
@@ -23,6 +33,11 @@ pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
         profile: None,
         registry,
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+        tls: None,
+        onboarding_listen: None,
+        allowed_origins: Default::default(),
+        max_connections: 1024,
+        max_connections_per_client: 256,
         auth_token: token.map(|t| rigweb::config::Secret(t.to_string())),
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
@@ -30,9 +45,91 @@ pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
     }
 }
 
-/// Starts the server and waits until the radio is ready.
-pub fn start_server(cfg: ServeConfig, tuning: Tuning) -> Running {
+/// Runs `name` twice: against a plain server and against a TLS one.
+#[macro_export]
+macro_rules! both_ways {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn plain() {
+                $crate::common::web::run_as($crate::common::web::Scheme::Plain, super::$name)
+            }
+            #[test]
+            fn tls() {
+                $crate::common::web::run_as($crate::common::web::Scheme::Tls, super::$name)
+            }
+        }
+    };
+}
+
+/// How the servers a test starts serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// Plain HTTP.
+    Plain,
+    /// HTTPS with the automatic local CA.
+    Tls,
+}
+
+thread_local! {
+    static SCHEME: Cell<Scheme> = const { Cell::new(Scheme::Plain) };
+}
+
+/// Runs `test` with servers started as `scheme`.
+pub fn run_as(scheme: Scheme, test: fn()) {
+    SCHEME.with(|s| s.set(scheme));
+    test();
+}
+
+/// TLS client settings per server address (servers started with TLS).
+fn tls_clients() -> &'static Mutex<HashMap<SocketAddr, Arc<rustls::ClientConfig>>> {
+    static M: OnceLock<Mutex<HashMap<SocketAddr, Arc<rustls::ClientConfig>>>> = OnceLock::new();
+    M.get_or_init(Default::default)
+}
+
+/// A client configuration that trusts only the CA in `ca_pem`.
+pub fn client_config(ca_pem: &str) -> Arc<rustls::ClientConfig> {
+    let mut roots = rustls::RootCertStore::empty();
+    for c in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    Arc::new(
+        rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    )
+}
+
+/// A fresh, empty directory for one server's files.
+pub fn temp_data_dir() -> std::path::PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "rigweb-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Starts the server (with TLS in a `both_ways!` TLS run) and waits until the radio is
+/// ready.
+pub fn start_server(mut cfg: ServeConfig, tuning: Tuning) -> Running {
+    if SCHEME.with(Cell::get) == Scheme::Tls && cfg.tls.is_none() {
+        cfg.tls = Some(rigweb::web::tls::TlsSource::Auto {
+            data_dir: temp_data_dir(),
+        });
+    }
     let r = rigweb::app::start_with(&cfg, tuning).expect("server starts");
+    if let Some(ca) = r.web.ca_pem() {
+        tls_clients()
+            .lock()
+            .unwrap()
+            .insert(r.addr(), client_config(&ca));
+    }
     let ok = super::wait_for(Duration::from_secs(10), || {
         r.app.radio.store().read(|c| c.connection.radio_ready)
     });
@@ -68,16 +165,86 @@ impl HttpResponse {
     }
 }
 
+/// A connection to a test server: plain TCP, or TLS when the server speaks it.
+pub enum Conn {
+    /// Plain TCP.
+    Plain(TcpStream),
+    /// TLS.
+    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+}
+
+impl Conn {
+    /// The socket.
+    pub fn tcp(&self) -> &TcpStream {
+        match self {
+            Conn::Plain(s) => s,
+            Conn::Tls(t) => &t.sock,
+        }
+    }
+
+    /// Sets the socket's read timeout.
+    pub fn set_read_timeout(&self, t: Option<Duration>) -> std::io::Result<()> {
+        self.tcp().set_read_timeout(t)
+    }
+
+    /// True for TLS.
+    pub fn is_tls(&self) -> bool {
+        matches!(self, Conn::Tls(_))
+    }
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Conn::Plain(s) => s.read(buf),
+            Conn::Tls(t) => t.read(buf),
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Conn::Plain(s) => s.write(buf),
+            Conn::Tls(t) => t.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Conn::Plain(s) => s.flush(),
+            Conn::Tls(t) => t.flush(),
+        }
+    }
+}
+
+/// Wraps `tcp` in TLS with `cfg` (server name: the address).
+pub fn tls_over(tcp: TcpStream, cfg: Arc<rustls::ClientConfig>) -> Conn {
+    let name = ServerName::from(tcp.peer_addr().unwrap().ip());
+    let conn = rustls::ClientConnection::new(cfg, name).unwrap();
+    Conn::Tls(Box::new(rustls::StreamOwned::new(conn, tcp)))
+}
+
+/// Connects to `addr` as its server expects (TLS or not).
+pub fn connect(addr: SocketAddr) -> Conn {
+    let tcp = TcpStream::connect(addr).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let cfg = tls_clients().lock().unwrap().get(&addr).cloned();
+    match cfg {
+        Some(cfg) => tls_over(tcp, cfg),
+        None => Conn::Plain(tcp),
+    }
+}
+
 /// Sends raw bytes and reads one response (the connection is closed after).
 pub fn raw(addr: SocketAddr, bytes: &[u8]) -> HttpResponse {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut s = connect(addr);
     s.write_all(bytes).unwrap();
     read_response(&mut s)
 }
 
 /// Reads one response from `s`.
-pub fn read_response(s: &mut TcpStream) -> HttpResponse {
+pub fn read_response(s: &mut impl Read) -> HttpResponse {
     let mut buf = Vec::new();
     let mut tmp = [0u8; 4096];
     let head_end = loop {
@@ -171,7 +338,7 @@ pub fn post_json(addr: SocketAddr, path: &str, body: &Value) -> HttpResponse {
 /// A WebSocket client for tests.
 pub struct Ws {
     /// The socket.
-    pub ws: WebSocket<TcpStream>,
+    pub ws: WebSocket<Conn>,
     /// Binary frames seen while waiting for JSON.
     pub binaries: Vec<Vec<u8>>,
     /// JSON messages read but not yet consumed by [`Ws::until`].
@@ -198,10 +365,7 @@ impl Ws {
                 v.parse().unwrap(),
             );
         }
-        let stream = TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
+        let stream = connect(addr);
         match tungstenite::client(req, stream) {
             Ok((ws, _)) => Ok(Ws {
                 ws,

@@ -7,9 +7,8 @@
 //! channel pulls from its latest-wins queues only while the socket is not backed up.
 //! Keep-alive: a ping every 20 s; no pong for 60 s closes the socket.
 
-use std::io;
-use std::net::TcpStream;
-use std::os::fd::AsRawFd;
+use std::io::{self, Write};
+use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +20,7 @@ use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig, WebSocketContext}
 use tungstenite::{Bytes, Message, Utf8Bytes};
 
 use crate::net::poll::{Interest, poll};
+use crate::net::transport::Transport;
 use crate::net::waker::{WakeReceiver, Waker};
 
 /// Limits of every WebSocket.
@@ -189,12 +189,12 @@ pub fn client_parts(id: u64, limits: &WsLimits) -> io::Result<ClientParts> {
     })
 }
 
-fn set_send_buffer(stream: &TcpStream, bytes: usize) {
+fn set_send_buffer(fd: RawFd, bytes: usize) {
     let v = bytes.min(i32::MAX as usize) as libc::c_int;
     // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
     let rc = unsafe {
         libc::setsockopt(
-            stream.as_raw_fd(),
+            fd,
             libc::SOL_SOCKET,
             libc::SO_SNDBUF,
             &v as *const _ as *const libc::c_void,
@@ -213,9 +213,54 @@ fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
     }
 }
 
-/// Runs the connection until it ends. `keep_alive` is dropped last.
+/// Writes `bytes` whole to the non-blocking `stream`, waiting for the socket at most
+/// until `deadline`.
+fn write_all_before(stream: &mut Transport, bytes: &[u8], deadline: Instant) -> io::Result<()> {
+    let mut done = 0;
+    loop {
+        while done < bytes.len() {
+            match stream.write(&bytes[done..]) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e),
+            }
+        }
+        let flushed = match stream.flush() {
+            Ok(()) => true,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
+            Err(e) => return Err(e),
+        };
+        if done == bytes.len() && flushed {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        let interest = Interest {
+            fd: stream.fd(),
+            read: false,
+            write: true,
+        };
+        poll(&[interest], Some(deadline))?;
+    }
+}
+
+/// How a connection starts: what to write before the first frame (the `101`) and what
+/// was read past the upgrade request (the first frames of an eager client).
+#[derive(Debug, Default)]
+pub struct Opening {
+    /// Bytes to send first.
+    pub prelude: Vec<u8>,
+    /// Bytes already read from the client.
+    pub leftover: Vec<u8>,
+}
+
+/// Runs the connection until it ends. `stream` is non-blocking with `TCP_NODELAY`;
+/// `keep_alive` (e.g. the connection's place under the caps) is dropped last.
 pub fn run<K>(
-    stream: TcpStream,
+    stream: Transport,
+    opening: Opening,
     keep_alive: K,
     mut channel: Box<dyn Channel>,
     parts: ClientParts,
@@ -227,23 +272,23 @@ pub fn run<K>(
         mut wake,
     } = parts;
     let mut stream = stream;
-    if let Err(e) = stream.set_nonblocking(true) {
-        log::warn!(
-            "ws client {}: cannot make the socket non-blocking: {e}",
-            handle.id
-        );
+    set_send_buffer(stream.fd(), limits.send_buffer);
+    if let Err(e) = write_all_before(
+        &mut stream,
+        &opening.prelude,
+        Instant::now() + Duration::from_secs(10),
+    ) {
+        log::debug!("ws client {}: the upgrade response: {e}", handle.id);
         channel.closed();
         return;
     }
-    let _ = stream.set_nodelay(true);
-    set_send_buffer(&stream, limits.send_buffer);
     let cfg = WebSocketConfig::default()
         .read_buffer_size(4096)
         .write_buffer_size(0)
         .max_message_size(Some(limits.max_message))
         .max_frame_size(Some(limits.max_message))
         .max_write_buffer_size(8 * 1024 * 1024);
-    let mut ws = WebSocketContext::new(Role::Server, Some(cfg));
+    let mut ws = WebSocketContext::from_partially_read(opening.leftover, Role::Server, Some(cfg));
     let mut out: Vec<Message> = Vec::new();
     let mut close: Option<(u16, String)> = None;
     let mut backed_up = false;
@@ -252,6 +297,9 @@ pub fn run<K>(
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
     let mut send_buffer: Option<usize> = None;
+    let mut first_pass = true;
+    // a read error left tungstenite's reader unusable
+    let mut read_broken = false;
     let mut channel_timer;
     {
         let mut ctx = Ctx {
@@ -294,14 +342,14 @@ pub fn run<K>(
             }
         }
         if let Some(bytes) = send_buffer.take() {
-            set_send_buffer(&stream, bytes);
+            set_send_buffer(stream.fd(), bytes);
         }
         for m in out.drain(..) {
-            if let Err(e) = ws.write(&mut stream, m) {
-                if io_kind(&e) != Some(io::ErrorKind::WouldBlock) {
-                    log::debug!("ws client {}: write failed: {e}", handle.id);
-                    break 'conn;
-                }
+            if let Err(e) = ws.write(&mut stream, m)
+                && io_kind(&e) != Some(io::ErrorKind::WouldBlock)
+            {
+                log::debug!("ws client {}: write failed: {e}", handle.id);
+                break 'conn;
             }
         }
         if let Some((code, reason)) = close.take()
@@ -341,14 +389,15 @@ pub fn run<K>(
             deadline = deadline.min(t + Duration::from_secs(2));
         }
         let interests = [
-            crate::net::poll::Interest {
-                fd: stream.as_raw_fd(),
+            Interest {
+                fd: stream.fd(),
                 read: true,
                 write: backed_up,
             },
             Interest::read(wake.fd()),
         ];
-        let ready = match poll(&interests, Some(deadline.max(now))) {
+        let wait_until = if first_pass { now } else { deadline.max(now) };
+        let ready = match poll(&interests, Some(wait_until)) {
             Ok(r) => r,
             Err(e) => {
                 log::warn!("ws client {}: poll failed: {e}", handle.id);
@@ -358,8 +407,21 @@ pub fn run<K>(
         if ready[1].readable {
             wake.clear();
         }
-        // 3. read everything available
-        if ready[0].readable || ready[0].error {
+        // 3. read everything available (on the first pass also what TLS may hold already)
+        let read_now = ready[0].readable || ready[0].error || std::mem::take(&mut first_pass);
+        if read_now && read_broken {
+            // tungstenite cannot go on after a frame it refused: drain the socket (the
+            // close frame is out) until the client goes or the close timer ends it
+            let mut scratch = [0u8; 4096];
+            loop {
+                match io::Read::read(&mut stream, &mut scratch) {
+                    Ok(0) => break 'conn,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    Err(_) => break 'conn,
+                }
+            }
+        } else if read_now {
             loop {
                 match ws.read(&mut stream) {
                     Ok(msg) => {
@@ -397,15 +459,18 @@ pub fn run<K>(
                             other => other.to_string(),
                         };
                         close = Some((1009, reason));
+                        read_broken = true;
                         break;
                     }
                     Err(WsError::Utf8(_)) => {
                         close = Some((1007, "text message is not valid UTF-8".into()));
+                        read_broken = true;
                         break;
                     }
                     Err(WsError::Protocol(p)) => {
                         log::debug!("ws client {}: protocol error: {p}", handle.id);
                         close = Some((1002, format!("protocol error: {p}")));
+                        read_broken = true;
                         break;
                     }
                     Err(e) => {

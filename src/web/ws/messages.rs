@@ -5,7 +5,8 @@ use serde_json::{Map, Value, json};
 use crate::profile::Profile;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::StateContent;
-use crate::web::context::{PROTO, SERVER_NAME, VERSION};
+pub use crate::web::capabilities::capability_tags;
+use crate::web::identity::{PROTO, SERVER_NAME, VERSION};
 
 /// `hello`, sent on connect; `session` proves on other channels that a client is this
 /// control client (docs/API.md, `hello.session`).
@@ -22,10 +23,10 @@ pub fn hello(profile: &Profile, session: &str) -> String {
     .to_string()
 }
 
-/// Parses an incoming text message of any channel: it must be a JSON object. Every
-/// channel parses through here (one place for the parser's rules).
+/// Parses an incoming text message of any channel: it must be a JSON object, without
+/// duplicate keys (the strict parser). Every channel parses through here.
 pub fn parse_message(text: &str) -> Result<Map<String, Value>, CommandError> {
-    match serde_json::from_str::<Value>(text) {
+    match crate::util::strict_json::parse(text) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(CommandError::new(
             ErrorCode::InvalidJson,
@@ -45,24 +46,6 @@ pub fn error(e: &CommandError, id: Option<&Value>) -> String {
         v["id"] = id.clone();
     }
     v.to_string()
-}
-
-/// The capability tags of a profile (interface.md §2.1 `tags`).
-pub fn capability_tags(profile: &Profile) -> Vec<String> {
-    let mut tags: Vec<String> = profile
-        .radio
-        .features
-        .iter()
-        .map(|f| f.as_str().to_string())
-        .collect();
-    if profile.scope.source != crate::profile::ScopeSourceKind::None
-        && !tags.iter().any(|t| t == "scope")
-    {
-        tags.push("scope".into());
-    }
-    tags.sort();
-    tags.dedup();
-    tags
 }
 
 /// The draft `state` message (interface.md §2.4 seed shape).

@@ -1,6 +1,7 @@
-//! WebSocket routes: the upgrade checks (auth first, then headers, then the per-channel
-//! client cap — all answered with JSON errors before any upgrade), the registry of
-//! connected clients, and one thread per client.
+//! WebSocket routes: the checks the front door runs on an upgrade request (Origin,
+//! token, method, handshake headers, channel, per-channel cap; each refusal a status
+//! with a JSON body, before anything is upgraded), and one thread per accepted client
+//! running its channel over its own stream (plain or TLS).
 
 pub mod audio_channel;
 pub mod conn;
@@ -14,76 +15,44 @@ pub mod registry;
 pub mod scope_channel;
 pub mod tx_gate;
 
+use std::io;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
-use tiny_http::{Request, Response, StatusCode};
+pub use self::registry::{WsRegistry, WsRoute};
 
-use self::conn::Channel;
-pub use self::registry::WsRegistry;
+use self::conn::{Channel, ClientParts, Opening};
+use self::registry::Slot;
+use super::auth::{UNAUTHORIZED_MESSAGE, query_param};
 use super::context::AppCtx;
-use super::response::{self, Reply};
-use super::upgrade;
-use crate::radio::error::CommandError;
+use super::front::head::RequestHead;
+use super::front::reply::{self, Refusal};
+use crate::net::transport::Transport;
 
-/// A WebSocket route.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WsRoute {
-    /// `/api/v1/ws`.
-    Control,
-    /// `/api/v1/scope`.
-    Scope,
-    /// `/api/v1/meters`.
-    Meters,
-    /// `/api/v1/audio`.
-    Audio,
-}
-
-impl WsRoute {
-    fn index(self) -> usize {
-        self as usize
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            WsRoute::Control => "control",
-            WsRoute::Scope => "scope",
-            WsRoute::Meters => "meters",
-            WsRoute::Audio => "audio",
-        }
-    }
-}
-
-/// Holds a place in the per-route count; gives it back when dropped.
-struct Slot {
-    app: Arc<AppCtx>,
-    route: WsRoute,
+/// An upgrade that passed every check: the client's channel, its place under the cap,
+/// its queues and the `Sec-WebSocket-Accept` value.
+pub struct Accepted {
     id: u64,
+    route: WsRoute,
+    channel: Box<dyn Channel>,
+    slot: Slot,
+    parts: ClientParts,
+    accept_key: String,
 }
 
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.app.ws.counts[self.route.index()].fetch_sub(1, Ordering::AcqRel);
-        self.app.ws.clients.lock().remove(&self.id);
-    }
-}
-
-fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
-    crate::web::request_header(req, name)
-}
-
-/// The channel that serves `route` for client `id` (`url` is the request target, for
-/// the query parameters a channel reads); an error is answered 400 before the upgrade.
+/// Picks the channel that serves `route` for client `id` (`target` is the request
+/// target, whose query may carry the channel's settings): the one place where a route
+/// gets its channel.
 fn channel_for(
     route: WsRoute,
-    url: &str,
+    target: &str,
     app: &Arc<AppCtx>,
     id: u64,
-) -> Result<Box<dyn Channel>, CommandError> {
+) -> Result<Box<dyn Channel>, Refusal> {
     Ok(match route {
         WsRoute::Control => Box::new(control::ControlChannel::new(app.clone(), id)),
         WsRoute::Scope => {
-            let ask = scope_channel::parse_query(url, &app.radio.profile())?;
+            let ask = scope_channel::parse_query(target, &app.radio.profile())
+                .map_err(|e| Refusal::new(400, e.code.as_str(), e.message))?;
             Box::new(scope_channel::ScopeChannel::new(app.clone(), ask))
         }
         WsRoute::Meters => Box::new(meters_channel::MetersChannel::new(app.clone(), id)),
@@ -91,103 +60,138 @@ fn channel_for(
     })
 }
 
-/// Answers a WebSocket upgrade on `route`. Errors are plain JSON responses sent before
-/// any upgrade; on success a client thread runs the channel.
-pub fn accept(req: Request, route: WsRoute, app: &Arc<AppCtx>, local_port: u16) -> Option<Reply> {
-    let upgrade_ok = header(&req, "Upgrade").is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
-        && header(&req, "Connection").is_some_and(|v| v.to_ascii_lowercase().contains("upgrade"));
+/// Checks an upgrade request for `route` that came in on a port with (`secure`) or
+/// without TLS.
+pub fn check(
+    head: &RequestHead,
+    route: WsRoute,
+    app: &Arc<AppCtx>,
+    secure: bool,
+) -> Result<Accepted, Refusal> {
+    let path = route.path();
+    if !app
+        .cfg
+        .origins
+        .allows(head.header("Origin"), head.header("Host"), secure)
+    {
+        return Err(Refusal::new(
+            403,
+            "forbidden_origin",
+            format!(
+                "WebSocket connections from the page at {:?} are not allowed; the server admits its own origin and those given with --allowed-origin",
+                head.header("Origin").unwrap_or_default()
+            ),
+        ));
+    }
+    let token = query_param(&head.target, "token");
+    if !app.cfg.auth.check(head.header("Authorization"), token) {
+        return Err(Refusal::new(401, "unauthorized", UNAUTHORIZED_MESSAGE)
+            .with_header("WWW-Authenticate", "Bearer"));
+    }
+    if head.method != "GET" {
+        return Err(Refusal::new(
+            405,
+            "method_not_allowed",
+            format!("{} is not allowed on {path}; allowed: GET", head.method),
+        )
+        .with_header("Allow", "GET"));
+    }
+    let upgrade_ok = head
+        .header("Upgrade")
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
+        && head.connection_has("upgrade");
     if !upgrade_ok {
-        let path = req.url().split('?').next().unwrap_or("").to_string();
-        let _ = req.respond(response::error(
+        return Err(Refusal::new(
             426,
             "upgrade_required",
             format!("{path} is a WebSocket route: connect with a WebSocket client"),
-        ));
-        return None;
+        )
+        .with_header("Upgrade", "websocket"));
     }
-    if header(&req, "Sec-WebSocket-Version") != Some("13") {
-        let _ = req.respond(response::error(
-            400,
-            "invalid_param",
+    if head.header("Sec-WebSocket-Version") != Some("13") {
+        // RFC 6455 §4.4: 426 with the version the server speaks
+        return Err(Refusal::new(
+            426,
+            "upgrade_required",
             "Sec-WebSocket-Version: only 13 is supported",
-        ));
-        return None;
+        )
+        .with_header("Sec-WebSocket-Version", "13"));
     }
-    let Some(key) = header(&req, "Sec-WebSocket-Key").map(str::to_string) else {
-        let _ = req.respond(response::error(
+    let Some(key) = head.header("Sec-WebSocket-Key").filter(|k| !k.is_empty()) else {
+        return Err(Refusal::new(
             400,
             "invalid_param",
             "Sec-WebSocket-Key: required",
         ));
-        return None;
     };
+    let accept_key = tungstenite::handshake::derive_accept_key(key.as_bytes());
     let id = app.next_client_id();
     // the channel does nothing until the socket is open
-    let channel = match channel_for(route, req.url(), app, id) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = req.respond(response::error(400, e.code.as_str(), e.message));
-            return None;
-        }
-    };
-    // claim a place under the cap before upgrading
-    let n = app.ws.counts[route.index()].fetch_add(1, Ordering::AcqRel);
-    let slot = Slot {
-        app: app.clone(),
-        route,
-        id,
-    };
-    if n >= app.cfg.max_clients {
-        drop(slot);
-        let _ = req.respond(response::error(
+    let channel = channel_for(route, &head.target, app, id)?;
+    let slot = app.ws.claim(route, id, app.cfg.max_clients).map_err(|n| {
+        Refusal::new(
             503,
             "too_many_clients",
             format!(
-                "{} clients are connected to the {} channel (the limit); try again later",
-                n,
+                "{n} clients are connected to the {} channel (the limit); try again later",
                 route.name()
             ),
-        ));
-        return None;
-    }
-    let parts = match conn::client_parts(id, &app.cfg.ws) {
-        Ok(p) => p,
-        Err(e) => {
-            drop(slot);
-            let _ = req.respond(response::error(
-                500,
-                "internal_error",
-                format!("cannot create the client: {e}"),
-            ));
-            return None;
-        }
-    };
-    let accept_key = tungstenite::handshake::derive_accept_key(key.as_bytes());
-    let resp = Response::empty(StatusCode(101))
-        .with_header(response::make_header("Sec-WebSocket-Accept", &accept_key));
-    let peer = req.remote_addr().copied();
-    let up = match upgrade::upgrade(req, resp, local_port) {
-        Ok(u) => u,
-        Err(e) => {
-            log::error!("WebSocket upgrade from {peer:?} failed: {e}");
-            return None;
-        }
-    };
-    app.ws.clients.lock().insert(id, parts.handle.clone());
+        )
+    })?;
+    let parts = conn::client_parts(id, &app.cfg.ws).map_err(|e| {
+        Refusal::new(
+            500,
+            "internal_error",
+            format!("cannot create the client: {e}"),
+        )
+    })?;
+    Ok(Accepted {
+        id,
+        route,
+        channel,
+        slot,
+        parts,
+        accept_key,
+    })
+}
+
+/// Starts the client's thread: it writes `pending` (answers to earlier requests not
+/// sent yet) and the `101`, then runs the channel over `stream`. `leftover` is what was
+/// read past the request head; `keep` (the connection's place under the caps) lives as
+/// long as the thread.
+pub fn spawn<K: Send + 'static>(
+    accepted: Accepted,
+    stream: Transport,
+    pending: Vec<u8>,
+    leftover: Vec<u8>,
+    keep: K,
+    app: &Arc<AppCtx>,
+) -> io::Result<()> {
+    let Accepted {
+        id,
+        route,
+        channel,
+        slot,
+        parts,
+        accept_key,
+    } = accepted;
+    app.ws.register(&slot, parts.handle.clone());
     let limits = app.cfg.ws.clone();
+    let mut prelude = pending;
+    prelude.extend_from_slice(&reply::switching_protocols(&accept_key));
+    let opening = Opening { prelude, leftover };
+    let peer = stream.tcp().peer_addr().ok();
     log::info!(
-        "ws client {id} connected to the {} channel from {peer:?}",
-        route.name()
+        "ws client {id} connected to the {} channel from {peer:?}{}",
+        route.name(),
+        if stream.is_tls() { " (TLS)" } else { "" }
     );
-    let spawned = std::thread::Builder::new()
+    std::thread::Builder::new()
         .name(format!("ws-{}-{id}", route.name()))
         .stack_size(256 * 1024)
         .spawn(move || {
             let _slot = slot;
-            conn::run(up.stream, up.keep_alive, channel, parts, limits);
-        });
-    if let Err(e) = spawned {
-        log::error!("cannot start a thread for ws client {id}: {e}");
-    }
-    None
+            conn::run(stream, opening, keep, channel, parts, limits);
+        })
+        .map(|_| ())
 }

@@ -95,7 +95,7 @@ impl CapabilitiesRepr {
     pub fn parse(buf: &[u8]) -> Result<CapabilitiesRepr> {
         need(buf, CAPABILITIES_HEADER_LEN + CAPABILITY_ENTRY_LEN)?;
         let body = buf.len() - CAPABILITIES_HEADER_LEN;
-        if body % CAPABILITY_ENTRY_LEN != 0 {
+        if !body.is_multiple_of(CAPABILITY_ENTRY_LEN) {
             return Err(WireError::BadValue("capabilities length"));
         }
         let n = body / CAPABILITY_ENTRY_LEN;

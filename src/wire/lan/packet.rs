@@ -185,7 +185,7 @@ fn parse_control_port(buf: &[u8], origin: Origin) -> Result<Packet> {
             Origin::Client => StreamRequestRepr::parse(buf).map(Packet::StreamRequest),
         },
         n if n > CAPABILITIES_HEADER_LEN
-            && (n - CAPABILITIES_HEADER_LEN) % CAPABILITY_ENTRY_LEN == 0 =>
+            && (n - CAPABILITIES_HEADER_LEN).is_multiple_of(CAPABILITY_ENTRY_LEN) =>
         {
             CapabilitiesRepr::parse(buf).map(Packet::Capabilities)
         }

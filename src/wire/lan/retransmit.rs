@@ -33,7 +33,7 @@ impl RetransmitRepr {
             vec![h.seq]
         } else {
             let body = &buf[HEADER_LEN..];
-            if body.len() % 2 != 0 {
+            if !body.len().is_multiple_of(2) {
                 return Err(WireError::BadValue("retransmit payload length"));
             }
             let mut seqs: Vec<u16> = Vec::with_capacity(body.len() / 4);

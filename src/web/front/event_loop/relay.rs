@@ -1,0 +1,101 @@
+//! The front door's side of tiny_http: driving the internal connections, relaying
+//! responses to their clients, and the JSON answers when tiny_http fails or is late.
+
+use std::time::Instant;
+
+use super::Loop;
+use crate::web::front::backend::{ClientRef, Progress};
+use crate::web::front::reply::Refusal;
+
+impl Loop {
+    pub(super) fn client_of(&mut self, r: Option<ClientRef>) -> Option<usize> {
+        let (i, generation) = r?;
+        self.clients
+            .get(i)?
+            .as_ref()
+            .filter(|c| c.generation == generation)
+            .map(|_| i)
+    }
+
+    pub(super) fn backend_ready(&mut self, b: usize, now: Instant) {
+        let Some(conn) = self.backend.conns.get_mut(b) else {
+            return;
+        };
+        let target = conn.busy.as_ref().and_then(|f| f.job.client);
+        let owner = self.client_of(target);
+        let mut scratch = Vec::new();
+        let out = match owner.and_then(|i| self.clients[i].as_mut()) {
+            Some(c) => &mut c.out,
+            None => &mut scratch,
+        };
+        match self.backend.conns[b].drive(out) {
+            Progress::Pending => {}
+            Progress::Done(_) => {
+                if let Some(i) = owner
+                    && let Some(c) = self.clients[i].as_mut()
+                {
+                    let keep = c.keep_alive;
+                    c.session.response_done(keep, now);
+                    self.process(i, now);
+                }
+            }
+            Progress::Failed(job, why) => {
+                self.backend.conns.remove(b);
+                if let Some(job) = job {
+                    log::warn!("the REST backend failed a request: {why}");
+                    self.backend_failed(owner, !job.reader.started(), 502, now);
+                } else {
+                    log::debug!("a REST backend connection closed: {why}");
+                }
+            }
+        }
+    }
+
+    /// The backend could not answer `owner`'s request: a `status` JSON answer if
+    /// nothing of the response went out yet, otherwise the connection is cut.
+    pub(super) fn backend_failed(
+        &mut self,
+        owner: Option<usize>,
+        clean: bool,
+        status: u16,
+        now: Instant,
+    ) {
+        let Some(i) = owner else { return };
+        if !clean {
+            return self.drop_client(i);
+        }
+        let r = match status {
+            504 => Refusal::new(
+                504,
+                "gateway_timeout",
+                "the request took too long to serve; try again",
+            ),
+            503 => Refusal::new(
+                503,
+                "server_busy",
+                "the REST server cannot take the request now; try again shortly",
+            ),
+            _ => Refusal::new(502, "bad_gateway", "the REST server failed the request"),
+        };
+        if let Some(c) = self.clients[i].as_mut() {
+            c.out.extend_from_slice(&r.to_bytes(true));
+            c.session.response_done(false, now);
+        }
+        self.process(i, now);
+    }
+
+    pub(super) fn dispatch(&mut self, now: Instant) {
+        let failed = self.backend.dispatch(now);
+        for (job, why) in failed {
+            log::warn!("{why}");
+            let owner = self.client_of(job.client);
+            self.backend_failed(owner, true, 503, now);
+        }
+        // write the new requests at once
+        for b in 0..self.backend.conns.len() {
+            if self.backend.conns[b].wants_write() {
+                self.backend_ready(b, now);
+            }
+        }
+    }
+}
