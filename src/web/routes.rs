@@ -97,6 +97,15 @@ pub fn etag_matches(header: &str, etag: &str) -> bool {
         .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
 }
 
+/// `GET /api/v1/commands`: the catalogue of the commands the radio's profile supports,
+/// generated from the command table.
+pub fn commands(app: &AppCtx) -> Reply {
+    response::json(
+        200,
+        &crate::radio::table::catalogue::catalogue(&app.radio.profile()),
+    )
+}
+
 /// `GET /api/v1/capabilities`.
 pub fn capabilities(app: &AppCtx) -> Reply {
     response::json(

@@ -298,6 +298,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/info", &["GET", "HEAD"]),
     ("/api/v1/state", &["GET", "HEAD"]),
     ("/api/v1/capabilities", &["GET", "HEAD"]),
+    ("/api/v1/commands", &["GET", "HEAD"]),
     ("/api/v1/radio/connect", &["POST"]),
     ("/api/v1/radio/disconnect", &["POST"]),
     ("/api/v1/radio/power", &["POST"]),
@@ -363,6 +364,7 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
         "/api/v1/info" => routes::info(app),
         "/api/v1/state" => routes::state(app, header(req, "If-None-Match")),
         "/api/v1/capabilities" => routes::capabilities(app),
+        "/api/v1/commands" => routes::commands(app),
         "/api/v1/radio/connect" | "/api/v1/radio/disconnect" | "/api/v1/radio/power" => {
             let body = match read_body(req, app.cfg.max_body, path == "/api/v1/radio/power") {
                 Ok(b) => b,
