@@ -256,6 +256,19 @@ pub struct Opening {
     pub leftover: Vec<u8>,
 }
 
+/// When a client that owes the answer to a ping sent at `ping_sent` is given up: the
+/// pong timeout counts from its last pong, but it always gets the time between two pings
+/// less the timeout to answer (so a keep-alive that tightens, as while owning PTT, does
+/// not close a client at once for a pong that was not due yet).
+fn pong_deadline(
+    last_pong: Instant,
+    ping_sent: Instant,
+    ping_interval: Duration,
+    pong_timeout: Duration,
+) -> Instant {
+    (last_pong + pong_timeout).max(ping_sent + pong_timeout.saturating_sub(ping_interval))
+}
+
 /// Runs the connection until it ends. `stream` is non-blocking with `TCP_NODELAY`;
 /// `keep_alive` (e.g. the connection's place under the caps) is dropped last.
 pub fn run<K>(
@@ -293,6 +306,8 @@ pub fn run<K>(
     let mut close: Option<(u16, String)> = None;
     let mut backed_up = false;
     // when the oldest unanswered ping was sent
+    // when the client last answered a ping, and since when a ping waits for its answer
+    let mut last_pong = Instant::now();
     let mut awaiting_pong: Option<Instant> = None;
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
@@ -380,7 +395,7 @@ pub fn run<K>(
         next_ping = next_ping.min(now + ping_interval);
         let mut deadline = next_ping;
         if let Some(t) = awaiting_pong {
-            deadline = deadline.min(t + pong_timeout);
+            deadline = deadline.min(pong_deadline(last_pong, t, ping_interval, pong_timeout));
         }
         if let Some(t) = channel_timer {
             deadline = deadline.min(t);
@@ -442,7 +457,10 @@ pub fn run<K>(
                                     channel.binary(&b, &mut ctx);
                                 }
                             }
-                            Message::Pong(_) | Message::Ping(_) => awaiting_pong = None,
+                            Message::Pong(_) | Message::Ping(_) => {
+                                awaiting_pong = None;
+                                last_pong = Instant::now();
+                            }
                             Message::Close(_) => {}
                             Message::Frame(_) => {}
                         }
@@ -490,7 +508,10 @@ pub fn run<K>(
         let (ping_interval, pong_timeout) = channel
             .keepalive()
             .unwrap_or((limits.ping_interval, limits.pong_timeout));
-        if awaiting_pong.is_some_and(|t| now >= t + pong_timeout) && closing_since.is_none() {
+        if awaiting_pong
+            .is_some_and(|t| now >= pong_deadline(last_pong, t, ping_interval, pong_timeout))
+            && closing_since.is_none()
+        {
             close = Some((1001, "pong timeout".into()));
             awaiting_pong = None;
         } else if now >= next_ping {
@@ -510,4 +531,24 @@ pub fn run<K>(
     drop(stream);
     drop(keep_alive);
     log::debug!("ws client {}: gone", handle.id);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pong_timeout_counts_from_the_last_pong() {
+        // review: it counted from the first unanswered ping, so a silent client was
+        // closed about 80 s (20 s ping + 60 s) after its last pong instead of 60 s
+        let t0 = Instant::now();
+        let (ping, timeout) = (Duration::from_secs(20), Duration::from_secs(60));
+        let d = pong_deadline(t0, t0 + ping, ping, timeout);
+        assert_eq!(d, t0 + timeout);
+        // a keep-alive tightened to 1 s / 3 s while the last pong is 15 s old: the client
+        // still gets 2 s to answer the first fast ping
+        let (ping, timeout) = (Duration::from_secs(1), Duration::from_secs(3));
+        let sent = t0 + Duration::from_secs(15);
+        assert_eq!(pong_deadline(t0, sent, ping, timeout), sent + Duration::from_secs(2));
+    }
 }
