@@ -14,7 +14,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rigweb::radio::audio::{
+use rigweb::wire::lan::audio_codec::{
     FRAME_MS, TxFramer, block_bytes, decode, encode, ulaw_decode, ulaw_encode,
 };
 use rigweb::wire::lan::codec;

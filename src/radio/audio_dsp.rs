@@ -51,7 +51,7 @@ impl AudioOut {
             sequence,
             sample_rate: WEB_RATE,
             channels: self.channels,
-            frame_ms: crate::radio::audio::FRAME_MS as u8,
+            frame_ms: crate::wire::lan::audio_codec::FRAME_MS as u8,
             payload: self.payload.clone(),
         }
         .emit()

@@ -9,11 +9,11 @@ use std::time::Instant;
 
 use crossbeam_channel::Receiver;
 
-use super::audio;
 use crate::dsp::rate_detect::RateDetector;
 use crate::hub::Fanout;
 use crate::lan::audio_client::AudioBlock;
 use crate::lan::link::RadioLink;
+use crate::wire::lan::audio_codec as audio;
 use crate::wire::lan::{MAX_AUDIO_PAYLOAD, codec};
 
 /// Decoded RX audio.

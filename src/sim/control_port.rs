@@ -238,7 +238,7 @@ impl SimProtocol {
 fn acceptable_audio(r: &StreamRequestRepr, single_rx: bool) -> bool {
     let rx_ok = !r.rx_enable
         || (SAMPLE_RATES.contains(&r.rx_sample_rate)
-            && crate::radio::audio::block_bytes(r.rx_codec, r.rx_sample_rate).is_some()
+            && crate::wire::lan::audio_codec::block_bytes(r.rx_codec, r.rx_sample_rate).is_some()
             && !(single_rx && codec::channels(r.rx_codec) == Some(2)));
     let tx_ok = !r.tx_enable
         || (SAMPLE_RATES.contains(&r.tx_sample_rate) && codec::channels(r.tx_codec) == Some(1));

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use super::client::PortLink;
 use super::protocol::{Outbox, SimProtocol};
 use crate::lan::stream::{Stream, StreamConfig};
-use crate::radio::audio;
 use crate::wire::civ::{self, Frame, cmd};
+use crate::wire::lan::audio_codec as audio;
 use crate::wire::lan::{AudioRepr, CivDataRepr, Header, MAX_AUDIO_PAYLOAD, Packet, Port, ptype};
 
 const AUDIO_BLOCK: Duration = Duration::from_millis(20);

@@ -2,7 +2,7 @@
 //! on every `/api/*` route; WebSocket routes also accept `?token=<token>`. Comparison is
 //! constant-time; the token never reaches the logs ([`redact`]).
 
-use crate::wire::lan::credentials::constant_time_eq;
+use crate::util::constant_time_eq;
 
 /// The configured token (none: authentication off).
 #[derive(Clone, Default)]

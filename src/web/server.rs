@@ -29,7 +29,7 @@ use super::front::{FrontConfig, FrontDoor, PortRole};
 use super::response::{self, Reply};
 use super::routes;
 use super::tls::TlsProvider;
-use crate::wire::lan::credentials::constant_time_eq;
+use crate::util::constant_time_eq;
 
 /// Where the server listens.
 #[derive(Debug, Clone)]

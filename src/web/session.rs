@@ -5,7 +5,7 @@
 
 use parking_lot::Mutex;
 
-use crate::wire::lan::credentials::constant_time_eq;
+use crate::util::constant_time_eq;
 
 /// Bytes of a session secret.
 pub const SESSION_BYTES: usize = 16;

@@ -21,11 +21,11 @@ use crate::dsp::WEB_RATE;
 use crate::dsp::opus_codec::OpusDecoder;
 use crate::dsp::resample::Resampler;
 use crate::hub::{Subscription, Tap};
-use crate::radio::audio::FRAME_MS;
 use crate::radio::audio_dsp::AudioOut;
 use crate::radio::audio_pump::PcmBlock;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::web::context::AppCtx;
+use crate::wire::lan::audio_codec::FRAME_MS;
 use crate::wire::web::{AUDIO_TX_FRAME, AudioCodec, AudioFrame};
 
 /// Frames queued per RX client before the newest replaces them.

@@ -549,6 +549,9 @@ mod tests {
         // still gets 2 s to answer the first fast ping
         let (ping, timeout) = (Duration::from_secs(1), Duration::from_secs(3));
         let sent = t0 + Duration::from_secs(15);
-        assert_eq!(pong_deadline(t0, sent, ping, timeout), sent + Duration::from_secs(2));
+        assert_eq!(
+            pong_deadline(t0, sent, ping, timeout),
+            sent + Duration::from_secs(2)
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! Credential obfuscation for the login and conninfo packets (spec §2.4).
 //! This is a position-dependent substitution, not encryption.
 
+use crate::util::constant_time_eq;
+
 /// Substitution table for byte values 0x20..=0x7E (index = value − 0x20).
 const TABLE: [u8; 95] = [
     0x47, 0x5D, 0x4C, 0x42, 0x66, 0x20, 0x23, 0x46, 0x4E, 0x57, 0x45, 0x3D, 0x67, 0x76, 0x60,
@@ -65,14 +67,6 @@ pub fn matches(received: &[u8; 16], expected: &str) -> bool {
     let want = significant(&encoded);
     let plain = &expected.as_bytes()[..expected.len().min(MAX_CREDENTIAL_LEN)];
     constant_time_eq(got, want) || constant_time_eq(got, plain)
-}
-
-/// Compares two byte strings in time that depends only on their lengths.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]

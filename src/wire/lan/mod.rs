@@ -7,6 +7,7 @@
 //! `emit` so that sessions can build exactly the bytes the spec shows.
 
 mod audio;
+pub mod audio_codec;
 mod auth;
 mod capabilities;
 mod civ_data;
