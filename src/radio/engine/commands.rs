@@ -10,14 +10,12 @@ use super::power::{Power, PttKey};
 use super::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
 use super::tuning::{set_freq, set_mode};
 use crate::profile::{ScopeSourceKind, VfoScheme};
-use crate::radio::apply::selected_receiver;
 use crate::radio::command::{Command, Write};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
-use crate::radio::table::SHOWN_SCOPE_RECEIVER;
-use crate::radio::table::codec::CodecCtx;
-use crate::radio::table::settings::Place;
-use crate::wire::civ::{self, cmd};
+use crate::radio::table::settings::{Place, Setting};
+use crate::radio::table::{check_against, encode_write};
+use crate::wire::civ::cmd;
 
 fn unknown(what: &str) -> CommandError {
     CommandError::new(
@@ -101,56 +99,16 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
     let addr = cx.addr();
     let mut items = Vec::new();
     let mut finally = Vec::new();
-    let scope_rx = cx.store.read(|c| c.radio.scope.receiver);
     for w in writes {
         let s = w.setting();
-        let rx = match s.place {
-            Place::ScopeReceiver if w.receiver == SHOWN_SCOPE_RECEIVER => scope_rx,
-            Place::Global => 0,
-            _ => w.receiver,
+        let (rx, data) = match cx.store.read(|c| encode_write(w, &c.radio)) {
+            Ok(x) => x,
+            Err(e) => return Script::fail(e),
         };
-        let ctx = CodecCtx {
-            mode: cx.store.read(|c| {
-                c.radio
-                    .receiver(rx)
-                    .and_then(|r| r.mode.as_deref())
-                    .and_then(civ::mode_code)
-            }),
-        };
-        let mut data = s.prefix.to_vec();
-        if s.place == Place::ScopeReceiver {
-            data.push(rx);
-        }
-        match (s.set_bytes, s.codec.encode(w.raw, ctx)) {
-            (Some(pair), Some(_)) => data = vec![pair[usize::from(w.raw == 1)]],
-            (None, Some(bytes)) => data.extend(bytes),
-            (_, None) => {
-                let mode = cx
-                    .store
-                    .read(|c| c.radio.receiver(rx).and_then(|r| r.mode.clone()));
-                let why = match (s.id, mode) {
-                    (crate::radio::table::settings::SettingId::FilterWidth, Some(m)) => {
-                        match civ::mode_code(&m).and_then(civ::width_range) {
-                            Some((lo, hi)) => format!(
-                                "{} Hz is not a filter width of {m}; allowed {lo}..{hi} Hz (see byMode)",
-                                w.raw
-                            ),
-                            None => format!("{m} has a fixed filter width"),
-                        }
-                    }
-                    (crate::radio::table::settings::SettingId::FilterWidth, None) => {
-                        return Script::fail(unknown("the receiver's mode"));
-                    }
-                    _ => format!("{} cannot be encoded", w.raw),
-                };
-                return Script::fail(CommandError::param(s.key, why));
-            }
-        }
         let req = CivRequest::set(addr, s.cmd, &data);
         let (id, raw) = (s.id, w.raw);
         let then = Then::Set(Box::new(move |c| {
-            let s = crate::radio::table::settings::Setting::of(id);
-            (s.field.set)(&mut c.radio, rx, raw);
+            (Setting::of(id).field.set)(&mut c.radio, rx, raw);
         }));
         if s.place == Place::Receiver {
             let Some(r) = route(cx, rx, req, true) else {
@@ -209,19 +167,9 @@ fn scope_dual(cx: &Cx, on: bool) -> Script {
 }
 
 fn send_cw(cx: &Cx, text: &str) -> Script {
-    let mode = cx.store.read(|c| {
-        let r = selected_receiver(&c.radio);
-        c.radio.receiver(r).and_then(|x| x.mode.clone())
-    });
-    match mode.as_deref() {
-        Some("CW" | "CW-R") => {}
-        Some(m) => {
-            return Script::fail(CommandError::param(
-                "text",
-                format!("CW is sent in mode CW or CW-R; the selected receiver is in {m}"),
-            ));
-        }
-        None => return Script::fail(unknown("the mode")),
+    let cmd = Command::SendCw(text.to_string());
+    if let Err(e) = cx.store.read(|c| check_against(&cmd, &c.radio)) {
+        return Script::fail(e);
     }
     let item = Item::set(
         CivRequest::set(cx.addr(), cmd::SEND_CW, text.as_bytes()),

@@ -7,6 +7,7 @@
 //! validation error is `invalid_param` naming the field and what is allowed.
 
 pub mod catalogue;
+mod check;
 pub mod codec;
 mod params;
 mod rows;
@@ -14,6 +15,7 @@ pub mod settings;
 
 use serde_json::{Map, Value};
 
+pub use check::{check_against, encode_write};
 pub use params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 

@@ -188,6 +188,17 @@ impl ControlChannel {
                 return;
             }
         };
+        // what depends on the radio's state is checked before the rate limit too: an
+        // invalid command is always answered with its error
+        if let Err(e) = self
+            .app
+            .radio
+            .store()
+            .read(|c| table::check_against(&cmd, &c.radio))
+        {
+            self.reply_error(Some(&id), &e, ctx);
+            return;
+        }
         let now = Instant::now();
         if limited {
             match self.limiter.offer(name, &cmd, now) {

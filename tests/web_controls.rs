@@ -1,0 +1,204 @@
+//! The operating controls end to end: a command on `/api/v1/ws` reaches the simulated
+//! radio, shows in `GET /api/v1/state` and raises its event; a knob turned on the radio's
+//! front panel reaches the state by transceive; the controls a model lacks answer
+//! `not_supported`; CW is sent only in CW.
+
+mod common;
+
+use std::time::Duration;
+
+use common::wait_for;
+use common::web::*;
+use rigweb::sim::rig::{Knob, PanelAction, Switch};
+use serde_json::{Value, json};
+
+fn ok(r: &Value) -> &Value {
+    assert_eq!(r["ok"], true, "{r}");
+    &r["result"]
+}
+
+fn state(addr: std::net::SocketAddr) -> Value {
+    get(addr, "/api/v1/state").json()
+}
+
+#[test]
+fn each_control_reaches_the_radio_the_state_and_the_events() {
+    let srv = start_server(serve_config("ic7610", None), Default::default());
+    let a = srv.addr();
+    let sim = srv.sim.as_ref().unwrap();
+    let mut ws = Ws::control(a);
+    ws.subscribe(&["events"]);
+    ok(&ws.cmd("1", "set_af_gain", json!({"level": 77, "vfo": "SUB"})));
+    assert_eq!(
+        sim.snapshot().unwrap().receivers[1].levels.get(&0x01),
+        Some(&77)
+    );
+    let ev = ws
+        .until(Duration::from_secs(2), |v| v["name"] == "af_gain_changed")
+        .unwrap();
+    assert_eq!(ev["data"], json!({"receiver": 1, "level": 77}));
+    ok(&ws.cmd("2", "set_agc", json!({"mode": "fast"})));
+    ok(&ws.cmd("3", "set_nb", json!({"on": true, "level": 90})));
+    ok(&ws.cmd("4", "set_nr", json!({"on": true})));
+    ok(&ws.cmd("5", "set_auto_notch", json!({"on": true})));
+    ok(&ws.cmd("6", "set_rf_gain", json!({"level": 200})));
+    ok(&ws.cmd("7", "set_squelch", json!({"level": 10})));
+    ok(&ws.cmd("8", "set_filter_width", json!({"hz": 2100})));
+    ok(&ws.cmd("9", "set_split", json!({"on": true})));
+    ok(&ws.cmd("10", "set_dual_watch", json!({"on": true})));
+    ok(&ws.cmd("11", "set_rit", json!({"on": true, "offset_hz": -250})));
+    ok(&ws.cmd("12", "set_cw_speed", json!({"wpm": 25})));
+    ok(&ws.cmd("13", "set_comp", json!({"on": true, "level": 40})));
+    ok(&ws.cmd("14", "set_mic_gain", json!({"level": 60})));
+    ok(&ws.cmd(
+        "15",
+        "set_scope",
+        json!({"span_hz": 5000, "ref_db": -2.5, "speed": "slow", "hold": false}),
+    ));
+    ok(&ws.cmd("16", "set_data_mode", json!({"data": 1})));
+    let s = state(a);
+    let m = &s["main"];
+    assert_eq!(
+        (
+            &m["agc"],
+            &m["nb"],
+            &m["nbLevel"],
+            &m["nr"],
+            &m["autoNotch"],
+            &m["rfGain"],
+            &m["squelch"],
+            &m["filterWidth"],
+            &m["dataMode"]
+        ),
+        (
+            &json!("fast"),
+            &json!(true),
+            &json!(90),
+            &json!(true),
+            &json!(true),
+            &json!(200),
+            &json!(10),
+            &json!(2100),
+            &json!(1)
+        ),
+        "{s}"
+    );
+    assert_eq!(s["sub"]["afGain"], 77);
+    assert_eq!(
+        (
+            &s["split"],
+            &s["dualWatch"],
+            &s["rit"],
+            &s["ritOffsetHz"],
+            &s["cwSpeed"],
+            &s["comp"],
+            &s["compLevel"],
+            &s["micGain"]
+        ),
+        (
+            &json!(true),
+            &json!(true),
+            &json!(true),
+            &json!(-250),
+            &json!(25),
+            &json!(true),
+            &json!(40),
+            &json!(60)
+        ),
+        "{s}"
+    );
+    assert_eq!(
+        (
+            &s["scope"]["spanHz"],
+            &s["scope"]["refDb"],
+            &s["scope"]["speed"],
+            &s["scope"]["hold"]
+        ),
+        (&json!(5000), &json!(-2.5), &json!("slow"), &json!(false))
+    );
+    let snap = sim.snapshot().unwrap();
+    assert_eq!(
+        (snap.split, snap.dual_watch, snap.rit_on, snap.rit_hz),
+        (true, true, true, -250)
+    );
+    assert_eq!(snap.scope.rx[0].half_span_hz, 5000);
+    assert_eq!(snap.scope.rx[0].ref_tenths_db, -25);
+    // a width the mode does not have, and a mode without widths
+    let r = ws.cmd("e1", "set_filter_width", json!({"hz": 2150}));
+    assert_eq!(r["error"], "invalid_param", "{r}");
+    assert!(r["message"].as_str().unwrap().contains("50..3600"), "{r}");
+    // the tuner: tune runs, then reports on
+    ok(&ws.cmd("17", "set_tuner", json!({"state": "tune"})));
+    assert!(
+        wait_for(Duration::from_secs(5), || state(a)["tuner"] == "on"),
+        "{}",
+        state(a)["tuner"]
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn front_panel_changes_reach_the_state_by_transceive() {
+    let srv = start_server(serve_config("ic7610", None), Default::default());
+    let a = srv.addr();
+    let sim = srv.sim.as_ref().unwrap();
+    let mut ws = Ws::control(a);
+    ws.subscribe(&["events"]);
+    sim.panel(PanelAction::Level {
+        receiver: 0,
+        knob: Knob::Af,
+        value: 33,
+    });
+    let ev = ws
+        .until(Duration::from_secs(2), |v| v["name"] == "af_gain_changed")
+        .unwrap();
+    assert_eq!(ev["data"], json!({"receiver": 0, "level": 33}));
+    sim.panel(PanelAction::Function {
+        receiver: 0,
+        switch: Switch::Nr,
+        value: 1,
+    });
+    assert!(
+        ws.until(Duration::from_secs(2), |v| v["name"] == "nr_changed")
+            .is_some()
+    );
+    sim.panel(PanelAction::RitOffset(120));
+    assert!(wait_for(Duration::from_secs(2), || state(a)["ritOffsetHz"] == 120));
+    assert_eq!(state(a)["main"]["afGain"], 33);
+    srv.shutdown();
+}
+
+#[test]
+fn cw_is_sent_in_cw_only_and_controls_a_model_lacks_are_refused() {
+    let srv = start_server(serve_config("ic705", None), Default::default());
+    let a = srv.addr();
+    let sim = srv.sim.as_ref().unwrap();
+    let mut ws = Ws::control(a);
+    let r = ws.cmd("1", "send_cw", json!({"text": "CQ TEST"}));
+    assert_eq!(r["error"], "invalid_param", "not in CW: {r}");
+    ok(&ws.cmd("2", "set_freq", json!({"freq": 7_030_000})));
+    ok(&ws.cmd("3", "set_mode", json!({"mode": "CW"})));
+    ok(&ws.cmd("4", "send_cw", json!({"text": "cq test"})));
+    assert!(
+        wait_for(Duration::from_secs(2), || sim
+            .snapshot()
+            .unwrap()
+            .cw
+            .is_some()),
+        "the radio keys the CW"
+    );
+    ok(&ws.cmd("5", "stop_cw", json!({})));
+    assert!(wait_for(Duration::from_secs(2), || sim
+        .snapshot()
+        .unwrap()
+        .cw
+        .is_none()));
+    for (name, params) in [
+        ("set_dual_watch", json!({"on": true})),
+        ("set_tuner", json!({"state": "on"})),
+    ] {
+        let r = ws.cmd("x", name, params);
+        assert_eq!(r["error"], "not_supported", "{name}: {r}");
+    }
+    srv.shutdown();
+}
