@@ -407,43 +407,6 @@ fn streams_closed_by_the_radio_are_requested_again() {
 }
 
 #[test]
-fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
-    // review: with replies later than the CI-V timeout the state fetch started itself
-    // again from inside (a power report during the fetch) without end, and a retry's
-    // leftover ACK could answer the next set
-    let faults = FaultConfig {
-        // each way: answers come 200 ms after the request, the timeout is 150 ms
-        delay: Duration::from_millis(100),
-        ..FaultConfig::default()
-    };
-    let sim = start_sim_with("ic7610", faults);
-    let mut cfg = radio_config("ic7610", sim.addrs().control, "s3cret");
-    cfg.executor.timeout = Duration::from_millis(150);
-    let radio = rigweb::radio::service::Radio::start(cfg).unwrap();
-    wait_ready(&radio, Duration::from_secs(60));
-    let st = radio.executor_stats();
-    assert!(st.retries > 0 && st.late > 0, "answers came late: {st:?}");
-    for hz in [14_010_000u64, 14_020_000, 14_030_000] {
-        radio
-            .execute(Command::SetFreq {
-                target: Target::Receiver(0),
-                hz,
-            })
-            .unwrap();
-        assert_eq!(freq(&sim, 0), hz);
-    }
-    // a refused set is reported as refused, not taken for an earlier ACK
-    let e = radio
-        .execute(Command::SetFreq {
-            target: Target::Receiver(0),
-            hz: 1_000,
-        })
-        .unwrap_err();
-    assert_eq!(e.code, ErrorCode::RadioRejected, "{e}");
-    radio.shutdown();
-}
-
-#[test]
 fn a_radio_already_in_standby_is_reported_off_and_can_be_switched_on() {
     // regression (independent implementations): a radio in standby grants the streams but
     // sends no CI-V; rigweb stayed "connecting" with made-up frequencies for good and

@@ -250,3 +250,32 @@ fn sub_receiver_settings_of_a_radio_without_command_29_are_read_by_selecting_it(
     );
     assert_eq!(p.rig.snapshot().selected_rx, 0);
 }
+
+#[test]
+fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
+    // review: with replies later than the CI-V timeout the state fetch started itself
+    // again from inside (a power report during the fetch) without end, and a retry's
+    // leftover ACK could answer the next set (was a 21 s loopback test)
+    let mut c = cfg();
+    c.timeout = Duration::from_millis(150);
+    let mut p = Pair::new("ic7610", c);
+    p.set_latency(Duration::from_millis(100)); // answers 200 ms after the request
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(120));
+    assert!(p.content().connection.radio_ready);
+    let st = p.engine.stats();
+    assert!(st.retries > 0 && st.late > 0, "answers came late: {st:?}");
+    for hz in [14_010_000u64, 14_020_000, 14_030_000] {
+        ok(p.exec(Command::SetFreq {
+            target: Target::Receiver(0),
+            hz,
+        }));
+        assert_eq!(sim_freq(&p, 0), hz);
+    }
+    // a refused set is reported as refused, not taken for an earlier ACK
+    let r = p.exec(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 1_000,
+    });
+    assert_eq!(code(&r), "radio_rejected");
+}

@@ -131,6 +131,11 @@ impl Pair {
         p
     }
 
+    /// Sets the latency each way.
+    pub fn set_latency(&mut self, d: Duration) {
+        self.latency = d;
+    }
+
     /// The state now.
     pub fn content(&self) -> StateContent {
         self.store.read(|c| c.clone())
