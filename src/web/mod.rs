@@ -8,6 +8,7 @@ pub mod ptt;
 pub mod response;
 pub mod routes;
 pub mod server;
+pub mod ui_page;
 pub mod upgrade;
 pub mod ws;
 

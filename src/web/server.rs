@@ -280,7 +280,7 @@ fn route(
         );
     }
     let reply = match path {
-        "/" | "/index.html" => routes::root(),
+        "/" | "/index.html" => routes::root(header(&req, "Accept-Encoding")),
         "/healthz" => routes::healthz(app),
         "/readyz" => routes::readyz(app),
         "/api/v1/info" => routes::info(app),
