@@ -242,7 +242,7 @@ export class AudioEngine {
     }
     if (!this.support.mic) return 'This browser offers no microphone access.';
     if (this.available === false) return 'This server has no audio channel yet, so PTT keys the radio without web audio.';
-    if (!this.hooks.session()) return 'This server does not support TX audio from the web yet (no session in hello).';
+    if (!this.hooks.session()) return 'PTT keys the radio; this server cannot take microphone audio from the browser yet.';
     return null;
   }
 

@@ -48,10 +48,14 @@ function titleCase(s) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/** Display names of parameters. */
+const PARAM_TITLES = { span_hz: 'Span', ref_db: 'Ref', hz: 'Width', wpm: 'WPM', offset_hz: 'Offset', level: 'Level' };
+
 function valueLabel(cmd, param, v) {
   const known = VALUE_LABELS[`${cmd}.${param.name}`];
   if (known && Number.isInteger(v) && known[v] !== undefined) return known[v];
   if (cmd === 'set_att') return v === 0 ? 'Off' : `${v} dB`;
+  if (param.name === 'span_hz' && typeof v === 'number') return v >= 1e6 ? `±${v / 1e6}M` : v >= 1000 ? `±${v / 1000}k` : `±${v}`;
   if (typeof v === 'string') return v.charAt(0).toUpperCase() + v.slice(1);
   if (param.unit) return `${v} ${param.unit}`;
   return String(v);
@@ -89,6 +93,7 @@ export function controlsFromCatalogue(catalogue) {
       const values = Array.isArray(p.values) ? p.values : null;
       params.push({
         name: p.name,
+        title: PARAM_TITLES[p.name] || titleCase(p.name),
         widget,
         required: !!p.required,
         min: p.min,

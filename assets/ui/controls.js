@@ -43,11 +43,15 @@ export class ControlsView {
       const item = { desc: d, widgets: [], held: -Infinity };
       const val = h('span', { class: 'val' });
       item.val = val;
-      const inline = h('div', { class: 'inline' });
-      for (const p of d.params) inline.append(this.widget(item, p));
       const compact = group === 'scope';
+      const inline = h('div', { class: 'inline' });
+      for (const p of d.params) {
+        const w = this.widget(item, p);
+        // a toolbar names each parameter (a toggle names itself)
+        inline.append(compact && p.widget !== 'toggle' ? h('label', { title: d.description }, p.title, w) : w);
+      }
       const row = compact
-        ? h('label', { title: d.description, dataset: { cmd: d.cmd } }, ...(d.params.length > 1 ? [] : [d.label]), inline)
+        ? h('span', { class: 'inline', title: d.description, dataset: { cmd: d.cmd } }, inline)
         : h('div', { class: 'ctl', title: d.description, dataset: { cmd: d.cmd } }, h('span', { class: 'lbl', text: d.label }), inline, val);
       item.row = row;
       box.append(row);
@@ -66,7 +70,8 @@ export class ControlsView {
     let el;
     let set;
     if (p.widget === 'toggle') {
-      el = h('button', { class: 'small', type: 'button', text: d.params.length > 1 ? d.label : 'On', attrs: { 'aria-pressed': 'false' } });
+      const text = d.params.length === 1 ? 'On' : p.name === 'on' ? d.label : p.title;
+      el = h('button', { class: 'small', type: 'button', text, attrs: { 'aria-pressed': 'false' } });
       el.addEventListener('click', () => {
         const next = el.getAttribute('aria-pressed') !== 'true';
         el.setAttribute('aria-pressed', String(next));
@@ -82,6 +87,7 @@ export class ControlsView {
         live(+el.value);
       });
       el.addEventListener('change', () => send(+el.value));
+      el.title = `${d.label}: ${p.title}`;
       set = (v, mode) => {
         const r = rangeFor(p, mode);
         if (+el.min !== r.min) el.min = r.min;
@@ -132,8 +138,10 @@ export class ControlsView {
   current(item, p) {
     const { state, rxKey } = this.hooks.context();
     if (!p.statePath || !state) return null;
-    const base = item.desc.target === 'receiver' ? state[rxKey] : state;
-    const v = getPath(base, p.statePath);
+    // receiver commands name fields of the receiver object; a root path ("scope.spanHz")
+    // is read from the root
+    let v = item.desc.target === 'receiver' ? getPath(state[rxKey], p.statePath) : undefined;
+    if (v === undefined) v = getPath(state, p.statePath);
     return v === undefined ? null : v;
   }
 

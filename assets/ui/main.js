@@ -55,7 +55,9 @@ const control = new Control(app.api, {
 });
 const feeds = new Feeds(app.api, control, {
   scope: (f) => {
-    app.lastScopeAt = performance.now();
+    const now = performance.now();
+    if (now - app.lastScopeAt > 1000) schedule();
+    app.lastScopeAt = now;
     scope.push(f);
     overlays.update();
   },
@@ -101,7 +103,10 @@ const controls = new ControlsView({
   rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), scope: scope.radioGroup, other: byId('ctl-other'),
 }, {
   send: (desc, params) => {
-    const t = desc.target === 'receiver' ? (targetEntry() || {}).params || {} : {};
+    let t = {};
+    // the scope's settings belong to the receiver it shows; others to the tuned one
+    if (desc.group === 'scope') t = desc.target === 'receiver' ? { receiver: scope.receiver } : {};
+    else if (desc.target === 'receiver') t = (targetEntry() || {}).params || {};
     return send(desc.cmd, { ...params, ...t });
   },
   context: () => {
@@ -433,7 +438,6 @@ function render() {
     key: e.key, name: e.name, cls: e.cls, freqHz: shownFreq(e), badges: badgesOf(e, st, caps), meter: e.meter,
   })), app.targetKey);
   const t = targetEntry();
-  byId('rx-target').textContent = list.length > 1 && t ? `tuning ${t.name}` : '';
   for (const b of byId('modes').children) b.setAttribute('aria-pressed', String(!!t && b.dataset.mode === t.rx.mode));
   for (const b of byId('filters').children) {
     const i = +b.lastElementChild.dataset.i;
@@ -480,7 +484,7 @@ function renderScopeNote(st) {
   if (app.link !== 'online' && !scope.range) note = 'Connecting to the server…';
   else if (st.powerOn === false) note = 'The radio is switched off.';
   else if (!conn.radioReady) note = `Radio: ${(st.radioDetail && st.radioDetail.message) || (st.radioDetail && st.radioDetail.status) || 'not ready'}`;
-  else if (!scope.range) note = 'Waiting for the scope…';
+  else if (performance.now() - app.lastScopeAt > 3000) note = 'Waiting for the scope…';
   scope.setNote(note);
 }
 
@@ -587,6 +591,13 @@ installKeyboard({
   help: () => toggleHelp(),
   escape: () => {},
 }, (ev) => vfo.handleKey(ev));
+
+function tickClock() {
+  const d = new Date();
+  byId('utc').textContent = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`;
+}
+tickClock();
+setInterval(tickClock, 10000);
 
 setInterval(() => {
   // pending tunes expire, the audio readout moves, a silent scope is noticed

@@ -40,20 +40,25 @@ export class Waterfall {
     this.table = levelTable(this.lut, lo, hi);
   }
 
-  /** Matches the canvas to its box; keeps as many rows as it is tall in CSS pixels. */
+  /** Keeps as many rows as the box is tall in CSS pixels. The canvas itself is as wide
+   * as a sweep and as tall as the rows: the browser stretches it to the box, so each
+   * frame costs two unscaled copies, not a full-size redraw. */
   resize() {
     const r = this.canvas.getBoundingClientRect();
-    const dpr = Math.min(2, window.devicePixelRatio || 1);
-    const w = Math.max(1, Math.round(r.width * dpr));
-    const hgt = Math.max(1, Math.round(r.height * dpr));
+    const rows = Math.max(16, Math.min(1024, Math.round(r.height)));
+    if (rows !== this.rows && this.width) this.allocate(this.width, rows);
+    this.rows = rows;
+    this.fitCanvas();
+  }
+
+  fitCanvas() {
+    const w = Math.max(1, this.width || 1);
+    const hgt = Math.max(1, this.rows || 1);
     if (this.canvas.width !== w || this.canvas.height !== hgt) {
       this.canvas.width = w;
       this.canvas.height = hgt;
       this.dirty = true;
     }
-    const rows = Math.max(16, Math.min(1024, Math.round(r.height)));
-    if (rows !== this.rows && this.width) this.allocate(this.width, rows);
-    this.rows = rows;
   }
 
   allocate(width, rows) {
@@ -79,6 +84,7 @@ export class Waterfall {
     this.rows = rows;
     this.row = new ImageData(width, 1);
     this.row32 = new Uint32Array(this.row.data.buffer);
+    this.fitCanvas();
   }
 
   /** Moves the history to new edges. */
@@ -127,13 +133,9 @@ export class Waterfall {
       ctx.fillRect(0, 0, canvas.width, canvas.height);
       return true;
     }
-    const sy = canvas.height / this.rows;
     const top = this.rows - this.head;
-    ctx.imageSmoothingEnabled = true;
-    ctx.drawImage(this.ring, 0, this.head, this.width, top, 0, 0, canvas.width, top * sy);
-    if (this.head > 0) {
-      ctx.drawImage(this.ring, 0, 0, this.width, this.head, 0, top * sy, canvas.width, this.head * sy);
-    }
+    ctx.drawImage(this.ring, 0, this.head, this.width, top, 0, 0, this.width, top);
+    if (this.head > 0) ctx.drawImage(this.ring, 0, 0, this.width, this.head, 0, top, this.width, this.head);
     return true;
   }
 

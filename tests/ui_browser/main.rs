@@ -132,6 +132,8 @@ fn the_page_loads_without_errors_and_the_waterfall_fills_with_varied_data() {
         page.requested_urls()
     );
     page.wait_for("document.querySelector('#vfos .smeter-read').textContent.startsWith('S')", Duration::from_secs(5));
+    // a fuller waterfall for the picture
+    page.wait_for("window.rigweb.scope.rows > 240", Duration::from_secs(30));
     let shot = page.screenshot("desktop.png");
     let errors = unexpected_errors(&page);
     assert!(errors.is_empty(), "console errors: {errors:?}");
@@ -489,7 +491,7 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
     assert!(sw <= iw && bw <= iw, "no horizontal scrolling: {dims}");
     // nothing sticks out to the right
     let wide = page.eval(
-        "[...document.querySelectorAll('body *')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 1 && !e.closest('dialog'); }).map((e) => e.id || e.className).slice(0, 5)",
+        "[...document.querySelectorAll('body *')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 1 && !e.closest('dialog, .scope-bar'); }).map((e) => e.id || e.className).slice(0, 5)",
     );
     assert_eq!(wide, serde_json::json!([]), "elements past the right edge");
     // the PTT dock stays at the bottom, large

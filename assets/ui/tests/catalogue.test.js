@@ -72,3 +72,18 @@ test('slider text: percent for 0..255 levels, units, unknown values', () => {
   assert.equal(widgetOf({ type: 'integer', values: [0, 3, 6, 9, 12, 15] }), 'select');
   assert.equal(widgetOf({ type: 'integer' }), null);
 });
+
+test('multi-parameter commands name each parameter; spans read as ± half-spans', () => {
+  const c = controlsFromCatalogue({ commands: [
+    { name: 'set_scope', target: 'receiver', params: [
+      { name: 'span_hz', type: 'integer', required: false, values: [2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000] },
+      { name: 'ref_db', type: 'number', required: false, min: -30, max: 10, step: 0.5 },
+      { name: 'hold', type: 'boolean', required: false },
+      { name: 'receiver', type: 'integer', required: false, min: 0, max: 1 }],
+    state: { span_hz: 'scope.spanHz', ref_db: 'scope.refDb', hold: 'scope.hold' } },
+  ] });
+  const [span, ref, hold] = c[0].params;
+  assert.deepEqual([span.title, span.widget, span.labels[0], span.labels[4]], ['Span', 'select', '±2.5k', '±50k']);
+  assert.deepEqual([ref.title, ref.widget, ref.step], ['Ref', 'slider', 0.5]);
+  assert.deepEqual([hold.title, hold.widget, hold.statePath], ['Hold', 'toggle', 'scope.hold']);
+});
