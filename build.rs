@@ -44,7 +44,7 @@ fn main() {
     let style: String = read(&dir.join("style.css"))
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !(l.starts_with("/*") && l.ends_with("*/")))
+        .filter(|l| !(l.is_empty() || l.starts_with("/*") && l.ends_with("*/")))
         .collect::<Vec<_>>()
         .join("\n");
     for marker in ["/*@STYLE@*/", "/*@SCRIPT@*/"] {
@@ -153,12 +153,18 @@ fn parse_module(name: &str, text: &str) -> Module {
             continue;
         }
         if line.trim_start().starts_with("import ") || line.contains("import(") {
-            fail(&format!("{}: imports must be single lines at the top", at()));
+            fail(&format!(
+                "{}: imports must be single lines at the top",
+                at()
+            ));
         }
         let line = match line.strip_prefix("export ") {
             Some(rest) => {
                 if rest.starts_with("default") || rest.starts_with('{') || rest.starts_with('*') {
-                    fail(&format!("{}: only `export <declaration>` is supported", at()));
+                    fail(&format!(
+                        "{}: only `export <declaration>` is supported",
+                        at()
+                    ));
                 }
                 rest
             }
@@ -206,7 +212,10 @@ fn dependency_order(modules: &BTreeMap<String, Module>) -> Vec<String> {
             fail(&format!("import cycle: {} -> {name}", path.join(" -> ")));
         }
         let Some(m) = modules.get(name) else {
-            fail(&format!("{} imports {name}, which does not exist", path.join(" -> ")));
+            fail(&format!(
+                "{} imports {name}, which does not exist",
+                path.join(" -> ")
+            ));
         };
         path.push(name.to_string());
         for d in &m.deps {

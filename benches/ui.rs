@@ -7,10 +7,10 @@
 //! `cargo bench --bench ui -- [--seconds S]` (default 10 s per CPU run). Needs Debian's
 //! chromium. The server and its simulator run in this process.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
 #[path = "../tests/ui_browser/cdp.rs"]
 mod cdp;
+#[path = "../tests/common/mod.rs"]
+mod common;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -43,7 +43,8 @@ fn chromium_cpu_ms(browser_pid: u32) -> u64 {
             continue;
         }
         let cmd = std::fs::read(format!("/proc/{name}/cmdline")).unwrap_or_default();
-        let ours = String::from_utf8_lossy(&cmd).contains(&marker) || name == browser_pid.to_string();
+        let ours =
+            String::from_utf8_lossy(&cmd).contains(&marker) || name == browser_pid.to_string();
         if ours {
             total += support::cpu_time(&name).as_millis() as u64;
         }
@@ -53,11 +54,23 @@ fn chromium_cpu_ms(browser_pid: u32) -> u64 {
 
 fn load(page: &Page, url: &str) -> f64 {
     page.navigate(url);
-    page.wait_for("window.rigweb && window.rigweb.scope.firstLineMs !== null", Duration::from_secs(30));
-    page.eval("window.rigweb.scope.firstLineMs").as_f64().unwrap_or(f64::NAN)
+    page.wait_for(
+        "window.rigweb && window.rigweb.scope.firstLineMs !== null",
+        Duration::from_secs(30),
+    );
+    page.eval("window.rigweb.scope.firstLineMs")
+        .as_f64()
+        .unwrap_or(f64::NAN)
 }
 
-fn cpu_run(browser: &'static Browser, url: &str, width: u32, height: u32, phone: bool, seconds: u64) {
+fn cpu_run(
+    browser: &'static Browser,
+    url: &str,
+    width: u32,
+    height: u32,
+    phone: bool,
+    seconds: u64,
+) {
     let page = browser.new_page(width, height);
     if phone {
         page.emulate_phone(width, height);
@@ -74,8 +87,13 @@ fn cpu_run(browser: &'static Browser, url: &str, width: u32, height: u32, phone:
     let rows1 = page.eval("window.rigweb.scope.rows").as_f64().unwrap();
     let os1 = chromium_cpu_ms(browser.pid());
     let wall = t0.elapsed().as_secs_f64();
-    let d = |k: &str| (m1.get(k).copied().unwrap_or(0.0) - m0.get(k).copied().unwrap_or(0.0)) / wall * 100.0;
-    let draw_ms = page.eval("window.rigweb.scope.drawMs").as_f64().unwrap_or(f64::NAN);
+    let d = |k: &str| {
+        (m1.get(k).copied().unwrap_or(0.0) - m0.get(k).copied().unwrap_or(0.0)) / wall * 100.0
+    };
+    let draw_ms = page
+        .eval("window.rigweb.scope.drawMs")
+        .as_f64()
+        .unwrap_or(f64::NAN);
     println!(
         "  {width}x{height}{}: {:.1} scope lines/s drawn; renderer main thread busy {:.1} % (script {:.1} %, layout {:.1} %, style {:.1} %); \
          all Chromium processes {:.1} % of one core; {:.2} ms per drawn frame",
@@ -101,7 +119,12 @@ fn main() {
     let url = format!("http://{addr}/");
     let raw = http(addr, "GET", "/", &[], None);
     let gz = http(addr, "GET", "/", &[("Accept-Encoding", "gzip")], None);
-    println!("page weight: {} bytes raw, {} bytes gzip ({})", raw.body.len(), gz.body.len(), gz.header("content-encoding").unwrap_or("?"));
+    println!(
+        "page weight: {} bytes raw, {} bytes gzip ({})",
+        raw.body.len(),
+        gz.body.len(),
+        gz.header("content-encoding").unwrap_or("?")
+    );
 
     let browser = Browser::shared();
     // warm up the browser once, then time fresh loads
@@ -119,7 +142,9 @@ fn main() {
         firsts[2], firsts[0], firsts[4]
     );
 
-    println!("browser CPU with the scope at 30 fps over {seconds} s (2-core machine, software rendering):");
+    println!(
+        "browser CPU with the scope at 30 fps over {seconds} s (2-core machine, software rendering):"
+    );
     cpu_run(browser, &url, 1440, 900, false, seconds);
     cpu_run(browser, &url, 390, 844, true, seconds);
 
@@ -133,8 +158,13 @@ fn main() {
         let a = page.eval("window.rigweb.audio");
         println!(
             "RX audio: {} latency {} ms as the page measures it (buffer {:.0} ms, target {:.0} ms, decode {:.1} ms, {} underruns, {} frames lost)",
-            a["codec"], a["latencyMs"], a["avgMs"].as_f64().unwrap_or(0.0), a["targetMs"].as_f64().unwrap_or(0.0),
-            a["decodeMs"].as_f64().unwrap_or(0.0), a["underruns"], a["lost"]
+            a["codec"],
+            a["latencyMs"],
+            a["avgMs"].as_f64().unwrap_or(0.0),
+            a["targetMs"].as_f64().unwrap_or(0.0),
+            a["decodeMs"].as_f64().unwrap_or(0.0),
+            a["underruns"],
+            a["lost"]
         );
     } else {
         println!("RX audio: the server has no /api/v1/audio yet (waits for the streams merge)");

@@ -1,6 +1,6 @@
 // The page: loads what the server offers (info, capabilities, command catalogue, state),
 // keeps the control socket and the stream feeds up, and ties the views together.
-import { byId, h, toast, loadSetting, saveSetting, throttle } from './dom.js';
+import { byId, h, toast, loadSetting, saveSetting } from './dom.js';
 import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
@@ -14,14 +14,11 @@ import { TxMeters } from './meters.js';
 import { AudioEngine } from './audio.js';
 import { Ptt } from './ptt.js';
 import { installKeyboard, toggleHelp } from './keyboard.js';
-import { STEPS, stepLabel, defaultStep, allBands, bandOf, nextBand, tuneBy, digitCount, formatShort } from './freq.js';
+import { STEPS, stepLabel, allBands, bandOf, nextBand, tuneBy, digitCount, formatShort } from './freq.js';
 import { passband, filterWidth, dialHz, clickTuneHz } from './passband.js';
-import { vfoEntries, badgesOf, radioStatus } from './model.js';
-
-/** set_freq is sent at most this often per VFO while tuning fast; the last value wins. */
-const TUNE_MS = 40;
-/** A tuned frequency is shown until the radio reports it, or for this long. */
-const PENDING_MS = 1500;
+import { vfoEntries, badgesOf } from './model.js';
+import { StatusBar } from './status.js';
+import { Tuner } from './tuning.js';
 
 const app = {
   api: new Api(),
@@ -33,13 +30,10 @@ const app = {
   revision: null,
   session: null,
   targetKey: null,
-  step: loadSetting('step', null),
-  pending: new Map(),
   meters: {},
   metersAt: 0,
   bands: [],
   lastScopeAt: 0,
-  link: 'connecting',
   bootAttempt: 0,
 };
 
@@ -115,6 +109,14 @@ const controls = new ControlsView({
   },
 });
 const txMeters = new TxMeters(byId('tx-meters'));
+const status = new StatusBar(() => control.channel.kick());
+const tuner = new Tuner({
+  entries: () => entries(),
+  caps: () => app.caps,
+  send: (name, params) => send(name, params),
+  changed: () => schedule(),
+  refused: (text) => toast(text, 'bad'),
+});
 viewsReady = true;
 const audio = new AudioEngine(app.api, {
   status: (text, kind) => {
@@ -207,7 +209,7 @@ function buildViews(catalogue) {
   byId('card-band').hidden = !app.bands.length;
   const stepSel = byId('step');
   stepSel.replaceChildren(h('option', { value: 'auto', text: 'Auto' }), ...STEPS.map((s) => h('option', { value: String(s), text: stepLabel(s) })));
-  stepSel.value = app.step ? String(app.step) : 'auto';
+  stepSel.value = tuner.step ? String(tuner.step) : 'auto';
   stepSel.onchange = () => setStep(stepSel.value === 'auto' ? null : +stepSel.value);
   // operating controls
   app.descs = controlsFromCatalogue(catalogue);
@@ -229,9 +231,9 @@ function buildViews(catalogue) {
 
 function onHello(m) {
   if (m.proto !== PROTO) {
-    showBanner(`This page speaks protocol ${PROTO} but the server speaks ${m.proto}: reload the page to get the matching one.`, 'Reload', () => location.reload(), true);
+    status.banner(`This page speaks protocol ${PROTO} but the server speaks ${m.proto}: reload the page to get the matching one.`, 'Reload', () => location.reload(), true);
   } else {
-    hideBanner();
+    status.hideBanner();
   }
   app.session = m.session || null;
   setLink('online');
@@ -309,25 +311,8 @@ byId('token-form').addEventListener('submit', () => {
 // ---- status, banner ----
 
 function setLink(state, retryMs) {
-  app.link = state;
-  const el = byId('link-pill');
-  const text = { online: 'online', connecting: 'connecting…', auth: 'token needed' }[state]
-    || `offline${retryMs ? ` · retry ${Math.ceil(retryMs / 1000)} s` : ''}`;
-  el.textContent = text;
-  el.className = `pill ${state === 'online' ? 'ok' : state === 'connecting' ? 'warn' : 'bad'}`;
-  if (state === 'offline') showBanner('Lost the connection to the server. Reconnecting by itself…', 'Retry now', () => { control.channel.kick(); }, false);
+  status.setLink(state, retryMs);
   schedule();
-}
-
-function showBanner(text, action, fn, bad) {
-  const b = byId('banner');
-  b.replaceChildren(h('span', { text }), action ? h('button', { type: 'button', text: action, on: { click: fn } }) : '');
-  b.className = `banner${bad ? ' bad' : ''}`;
-  b.hidden = false;
-}
-
-function hideBanner() {
-  byId('banner').hidden = true;
 }
 
 // ---- tuning and commands ----
@@ -361,42 +346,21 @@ function scopeEntry() {
 }
 
 function shownFreq(e) {
-  const p = app.pending.get(e.key);
-  return p ? p.hz : e.rx.freqHz;
+  return tuner.shown(e);
 }
 
 function currentStep() {
   const e = targetEntry();
-  return app.step || defaultStep(e ? e.rx.mode : 'USB');
+  return tuner.stepFor(e ? e.rx.mode : null);
 }
 
 function setStep(s) {
-  app.step = s;
-  saveSetting('step', s);
+  tuner.setStep(s);
   byId('step').value = s ? String(s) : 'auto';
-  schedule();
 }
 
-const tuneSenders = new Map();
-
-/** Tunes VFO `key` to `hz` now on screen, and at the radio as fast as it may. */
 function tune(key, hz) {
-  const e = entries().find((x) => x.key === key);
-  if (!e || !Number.isFinite(hz)) return;
-  const f = Math.round(hz);
-  const inRange = (app.caps.freqRanges || []).some((r) => f >= r.start && f <= r.end);
-  if (!inRange) {
-    toast(`${formatShort(f)} is outside the ${app.caps.model}'s ranges`, 'bad');
-    return;
-  }
-  app.pending.set(key, { hz: f, at: performance.now() });
-  if (!tuneSenders.has(key)) {
-    tuneSenders.set(key, throttle((freq, params) => {
-      send('set_freq', { freq, ...params }).catch(() => app.pending.delete(key));
-    }, TUNE_MS));
-  }
-  tuneSenders.get(key)(f, e.params);
-  schedule();
+  tuner.tune(key, hz);
 }
 
 function setMode(mode) {
@@ -425,15 +389,11 @@ function render() {
   renderPending = false;
   const st = app.state;
   const caps = app.caps;
-  renderTop();
+  status.render(app.state, audio);
   if (!st || !caps) return;
   const list = entries();
   if (!list.some((e) => e.key === app.targetKey)) app.targetKey = list.length ? list[0].key : null;
-  const now = performance.now();
-  for (const [key, p] of app.pending) {
-    const e = list.find((x) => x.key === key);
-    if (!e || e.rx.freqHz === p.hz || now - p.at > PENDING_MS) app.pending.delete(key);
-  }
+  tuner.expire(list);
   vfo.update(list.map((e) => ({
     key: e.key, name: e.name, cls: e.cls, freqHz: shownFreq(e), badges: badgesOf(e, st, caps), meter: e.meter,
   })), app.targetKey);
@@ -447,7 +407,7 @@ function render() {
   }
   const band = t ? bandOf(app.bands, shownFreq(t)) : null;
   for (const b of byId('bands').children) b.setAttribute('aria-pressed', String(!!band && b.dataset.band === band.name));
-  if (!app.step) byId('step').options[0].textContent = `Auto (${stepLabel(currentStep())})`;
+  if (!tuner.step) byId('step').options[0].textContent = `Auto (${stepLabel(currentStep())})`;
   controls.update();
   scope.setPassbands(list.filter((e) => e.rx && Number.isFinite(e.rx.freqHz)).map((e) => {
     const pb = passband(e.rx.mode, e.stateKey === 'main' ? dialHz({ freqHz: shownFreq(e) }, st) : shownFreq(e), filterWidth(e.rx, caps));
@@ -458,30 +418,11 @@ function render() {
   renderMeters();
 }
 
-function renderTop() {
-  const st = app.state;
-  const pill = byId('radio-pill');
-  const rs = radioStatus(st);
-  pill.textContent = rs.text;
-  pill.title = rs.title;
-  pill.className = `pill ${rs.level}`;
-  const ap = byId('audio-pill');
-  ap.hidden = !audio.listening;
-  if (audio.listening) {
-    ap.textContent = audio.stats.latencyMs === null ? 'audio …' : `RX ${audio.stats.latencyMs} ms`;
-    ap.className = 'pill plain';
-    ap.title = `RX audio: ${audio.stats.codec || '?'}, buffer ${Math.round(audio.stats.avgMs || 0)} ms (target ${Math.round(audio.stats.targetMs || 0)} ms), ${audio.stats.underruns} underruns, ${audio.stats.lost} frames lost`;
-  }
-  const lb = byId('listen');
-  lb.setAttribute('aria-pressed', String(audio.listening));
-  byId('listen-label').textContent = audio.listening ? 'Listening' : 'Listen';
-}
-
 function renderScopeNote(st) {
   if (!app.caps.hasScope) return;
   const conn = st.connection || {};
   let note = null;
-  if (app.link !== 'online' && !scope.range) note = 'Connecting to the server…';
+  if (status.link !== 'online' && !scope.range) note = 'Connecting to the server…';
   else if (st.powerOn === false) note = 'The radio is switched off.';
   else if (!conn.radioReady) note = `Radio: ${(st.radioDetail && st.radioDetail.message) || (st.radioDetail && st.radioDetail.status) || 'not ready'}`;
   else if (performance.now() - app.lastScopeAt > 3000) note = 'Waiting for the scope…';
@@ -592,22 +533,16 @@ installKeyboard({
   escape: () => {},
 }, (ev) => vfo.handleKey(ev));
 
-function tickClock() {
-  const d = new Date();
-  byId('utc').textContent = `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`;
-}
-tickClock();
-setInterval(tickClock, 10000);
 
 setInterval(() => {
   // pending tunes expire, the audio readout moves, a silent scope is noticed
-  if (app.pending.size || audio.listening || (app.state && performance.now() - app.lastScopeAt > 3000)) schedule();
+  if (tuner.busy || audio.listening || (app.state && performance.now() - app.lastScopeAt > 3000)) schedule();
 }, 500);
 
 /** Figures for diagnostics and the browser tests. */
 window.rigweb = {
   get state() { return app.state; },
-  get link() { return app.link; },
+  get link() { return status.link; },
   get feeds() { return { ...feeds.via }; },
   get catalogue() { return app.catalogueSource; },
   get scope() { return { ...scope.stats, range: scope.range, receiver: scope.receiver }; },

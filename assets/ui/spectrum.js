@@ -13,7 +13,8 @@ export class Spectrum {
 
   resize() {
     const r = this.canvas.getBoundingClientRect();
-    this.dpr = Math.min(2, window.devicePixelRatio || 1);
+    // at most 1.5 device pixels per CSS pixel: crisp enough, and a phone draws half the pixels
+    this.dpr = Math.min(1.5, window.devicePixelRatio || 1);
     const w = Math.max(1, Math.round(r.width * this.dpr));
     const h = Math.max(1, Math.round(r.height * this.dpr));
     if (this.canvas.width !== w || this.canvas.height !== h) {

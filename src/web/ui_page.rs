@@ -81,6 +81,9 @@ mod tests {
         let text = std::str::from_utf8(PAGE).expect("UTF-8");
         assert!(text.starts_with("<!doctype html>"));
         assert!(!text.contains("/*@SCRIPT@*/") && !text.contains("/*@STYLE@*/"));
-        assert!(text.contains("rel=\"icon\""), "an inline icon: no /favicon.ico request");
+        assert!(
+            text.contains("rel=\"icon\""),
+            "an inline icon: no /favicon.ico request"
+        );
     }
 }

@@ -20,7 +20,11 @@ use serde_json::{Value, json};
 use tungstenite::{Message, WebSocket};
 
 /// Where Chromium is looked for (Debian's package first).
-const CHROMIUM: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const CHROMIUM: &[&str] = &[
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+];
 
 /// The flags of every run: headless, no sandbox (containers), no GPU, nothing that
 /// reaches out to the internet, audio without a gesture, a fake microphone.
@@ -90,7 +94,8 @@ impl Browser {
         let exe = chromium_path().unwrap_or_else(|| {
             panic!("Chromium is not installed: `apt-get install -y chromium` (.ci/run does this)")
         });
-        let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-profile-{}", std::process::id()));
+        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("chromium-profile-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("profile dir");
         // started from a thread that lives as long as the process: PR_SET_PDEATHSIG fires
@@ -126,7 +131,9 @@ impl Browser {
                 }
             })
             .expect("keeper thread");
-        let (pid, stderr) = rx.recv_timeout(Duration::from_secs(30)).expect("chromium spawned");
+        let (pid, stderr) = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("chromium spawned");
         let (url_tx, url_rx) = bounded::<String>(1);
         std::thread::spawn(move || {
             let mut sent = false;
@@ -170,7 +177,12 @@ impl Browser {
     }
 
     /// Sends a command (to a session, or to the browser) and waits for its result.
-    pub fn call(&self, session: Option<&str>, method: &str, params: Value) -> Result<Value, String> {
+    pub fn call(
+        &self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx): (Sender<Value>, Receiver<Value>) = bounded(1);
         self.pending.lock().insert(id, tx);
@@ -194,11 +206,19 @@ impl Browser {
     /// Opens a tab of `width` x `height` CSS pixels and attaches to it.
     pub fn new_page(&'static self, width: u32, height: u32) -> Page {
         let t = self
-            .call(None, "Target.createTarget", json!({"url": "about:blank", "width": width, "height": height, "newWindow": true}))
+            .call(
+                None,
+                "Target.createTarget",
+                json!({"url": "about:blank", "width": width, "height": height, "newWindow": true}),
+            )
             .expect("new tab");
         let target = t["targetId"].as_str().expect("targetId").to_string();
         let a = self
-            .call(None, "Target.attachToTarget", json!({"targetId": target, "flatten": true}))
+            .call(
+                None,
+                "Target.attachToTarget",
+                json!({"targetId": target, "flatten": true}),
+            )
             .expect("attach");
         let session = a["sessionId"].as_str().expect("sessionId").to_string();
         let page = Page {
@@ -206,7 +226,13 @@ impl Browser {
             session,
             target,
         };
-        for domain in ["Page.enable", "Runtime.enable", "Log.enable", "Network.enable", "Performance.enable"] {
+        for domain in [
+            "Page.enable",
+            "Runtime.enable",
+            "Log.enable",
+            "Network.enable",
+            "Performance.enable",
+        ] {
             page.call(domain, json!({}));
         }
         page.call(
@@ -243,7 +269,10 @@ fn reader(ws: &Arc<Mutex<WebSocket<TcpStream>>>, pending: &Pending, events: &Eve
             }
             Ok(_) => {}
             Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
             {
                 std::thread::sleep(Duration::from_millis(2));
             }
@@ -261,7 +290,9 @@ pub struct Page {
 
 impl Drop for Page {
     fn drop(&mut self) {
-        let _ = self.browser.call(None, "Target.closeTarget", json!({"targetId": self.target}));
+        let _ = self
+            .browser
+            .call(None, "Target.closeTarget", json!({"targetId": self.target}));
         self.browser.events.lock().remove(&self.session);
     }
 }
@@ -280,7 +311,10 @@ impl Page {
             "Emulation.setDeviceMetricsOverride",
             json!({"width": width, "height": height, "deviceScaleFactor": 2, "mobile": true}),
         );
-        self.call("Emulation.setTouchEmulationEnabled", json!({"enabled": true, "maxTouchPoints": 5}));
+        self.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": true, "maxTouchPoints": 5}),
+        );
     }
 
     /// Light or dark `prefers-color-scheme`.
@@ -294,7 +328,10 @@ impl Page {
     /// Loads `url` and waits until the document has loaded.
     pub fn navigate(&self, url: &str) {
         self.call("Page.navigate", json!({"url": url}));
-        self.wait_for("document.readyState === 'complete'", Duration::from_secs(30));
+        self.wait_for(
+            "document.readyState === 'complete'",
+            Duration::from_secs(30),
+        );
     }
 
     /// Evaluates `expr` (awaiting promises) and returns its value.
@@ -329,7 +366,10 @@ impl Page {
                 return v;
             }
             if Instant::now() > end {
-                panic!("waited {timeout:?} for `{expr}`; last value {v}, errors: {:?}", self.console_errors());
+                panic!(
+                    "waited {timeout:?} for `{expr}`; last value {v}, errors: {:?}",
+                    self.console_errors()
+                );
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -363,7 +403,10 @@ impl Page {
 
     /// A left click at (x, y).
     pub fn click_at(&self, x: f64, y: f64) {
-        self.call("Input.dispatchMouseEvent", json!({"type": "mouseMoved", "x": x, "y": y}));
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseMoved", "x": x, "y": y}),
+        );
         self.mouse("mousePressed", x, y);
         self.mouse("mouseReleased", x, y);
     }
@@ -436,7 +479,9 @@ impl Page {
                         .as_str()
                         .unwrap_or_else(|| p["exceptionDetails"]["text"].as_str().unwrap_or("?"))
                 )),
-                Some("Runtime.consoleAPICalled") if p["type"] == "error" || p["type"] == "assert" => {
+                Some("Runtime.consoleAPICalled")
+                    if p["type"] == "error" || p["type"] == "assert" =>
+                {
                     let args: Vec<String> = p["args"]
                         .as_array()
                         .map(|a| a.iter().map(|x| x["value"].to_string()).collect())

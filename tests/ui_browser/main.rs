@@ -6,9 +6,9 @@
 //! Tests that need backend parts other branches are building are written against the
 //! contract (docs/API.md) and ignored until those are merged.
 
+mod cdp;
 #[path = "../common/mod.rs"]
 mod common;
-mod cdp;
 
 use std::net::{SocketAddr, TcpListener};
 use std::time::{Duration, Instant};
@@ -55,7 +55,14 @@ fn state(addr: SocketAddr) -> Value {
 }
 
 fn state_with_token(addr: SocketAddr, token: &str) -> Value {
-    http(addr, "GET", "/api/v1/state", &[("Authorization", &format!("Bearer {token}"))], None).json()
+    http(
+        addr,
+        "GET",
+        "/api/v1/state",
+        &[("Authorization", &format!("Bearer {token}"))],
+        None,
+    )
+    .json()
 }
 
 /// Polls the server's state until `cond` holds.
@@ -66,7 +73,10 @@ fn wait_state(addr: SocketAddr, what: &str, mut cond: impl FnMut(&Value) -> bool
         if cond(&s) {
             return s;
         }
-        assert!(Instant::now() < end, "the server's state never showed {what}: {s}");
+        assert!(
+            Instant::now() < end,
+            "the server's state never showed {what}: {s}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -89,7 +99,10 @@ fn open(addr: SocketAddr, width: u32, height: u32, scheme: &str) -> Page {
     let page = Browser::shared().new_page(width, height);
     page.color_scheme(scheme);
     page.navigate(&url(addr));
-    page.wait_for("window.rigweb && window.rigweb.link === 'online'", Duration::from_secs(20));
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online'",
+        Duration::from_secs(20),
+    );
     page.wait_for("window.rigweb.scope.rows > 5", Duration::from_secs(20));
     page
 }
@@ -114,24 +127,41 @@ fn the_page_loads_without_errors_and_the_waterfall_fills_with_varied_data() {
     page.wait_for("window.rigweb.scope.rows > 60", Duration::from_secs(20));
     let wf = page.eval("window.rigweb.waterfall()");
     assert!(wf["rows"].as_u64().unwrap() > 60, "waterfall rows: {wf}");
-    assert!(wf["colours"].as_u64().unwrap() > 12, "the waterfall shows varied data: {wf}");
+    assert!(
+        wf["colours"].as_u64().unwrap() > 12,
+        "the waterfall shows varied data: {wf}"
+    );
     // the spectrum and the waterfall canvases are drawn (not blank)
     let drawn = page.eval(
         "(() => { const c = document.getElementById('waterfall'); const d = c.getContext('2d').getImageData(0, 0, c.width, 40).data; \
          let lit = 0; for (let i = 0; i < d.length; i += 4) if (d[i] + d[i+1] + d[i+2] > 60) lit++; return lit; })()",
     );
-    assert!(drawn.as_u64().unwrap() > 200, "lit waterfall pixels on screen: {drawn}");
+    assert!(
+        drawn.as_u64().unwrap() > 200,
+        "lit waterfall pixels on screen: {drawn}"
+    );
     // the controls built for this radio: modes, filters, bands, MAIN and SUB
-    assert_eq!(page.eval("document.querySelectorAll('#modes button').length"), 10);
+    assert_eq!(
+        page.eval("document.querySelectorAll('#modes button').length"),
+        10
+    );
     assert_eq!(page.eval("document.querySelectorAll('.vfo').length"), 2);
-    assert!(page.eval("document.querySelectorAll('#bands button').length").as_u64().unwrap() >= 10);
+    assert!(
+        page.eval("document.querySelectorAll('#bands button').length")
+            .as_u64()
+            .unwrap()
+            >= 10
+    );
     // the page announced its icon inline and asked for no favicon.ico
     assert!(
         !page.requested_urls().iter().any(|u| u.contains("favicon")),
         "no favicon request: {:?}",
         page.requested_urls()
     );
-    page.wait_for("document.querySelector('#vfos .smeter-read').textContent.startsWith('S')", Duration::from_secs(5));
+    page.wait_for(
+        "document.querySelector('#vfos .smeter-read').textContent.startsWith('S')",
+        Duration::from_secs(5),
+    );
     // a fuller waterfall for the picture
     page.wait_for("window.rigweb.scope.rows > 240", Duration::from_secs(30));
     let shot = page.screenshot("desktop.png");
@@ -149,15 +179,29 @@ fn clicking_the_waterfall_retunes_the_simulator() {
     let page = open(addr, 1280, 800, "dark");
     let before = state(addr)["main"]["freqHz"].as_u64().unwrap();
     let range = page.eval("window.rigweb.scope.range");
-    let (start_hz, end_hz) = (range["startHz"].as_f64().unwrap(), range["endHz"].as_f64().unwrap());
+    let (start_hz, end_hz) = (
+        range["startHz"].as_f64().unwrap(),
+        range["endHz"].as_f64().unwrap(),
+    );
     let (x, y) = page.point_in("#waterfall", 0.2, 0.5);
-    let left = page.eval("document.getElementById('scope').getBoundingClientRect().left").as_f64().unwrap();
-    let width = page.eval("document.getElementById('scope').getBoundingClientRect().width").as_f64().unwrap();
+    let left = page
+        .eval("document.getElementById('scope').getBoundingClientRect().left")
+        .as_f64()
+        .unwrap();
+    let width = page
+        .eval("document.getElementById('scope').getBoundingClientRect().width")
+        .as_f64()
+        .unwrap();
     let expected = start_hz + (x - left) / width * (end_hz - start_hz);
     page.click_at(x, y);
-    let s = wait_state(addr, "a new MAIN frequency", |s| s["main"]["freqHz"].as_u64() != Some(before));
+    let s = wait_state(addr, "a new MAIN frequency", |s| {
+        s["main"]["freqHz"].as_u64() != Some(before)
+    });
     let now = s["main"]["freqHz"].as_f64().unwrap();
-    assert!((now - expected).abs() <= 150.0, "tuned to {now}, the click was at {expected}");
+    assert!(
+        (now - expected).abs() <= 150.0,
+        "tuned to {now}, the click was at {expected}"
+    );
     assert_eq!(now as u64 % 100, 0, "on the 100 Hz grid of USB");
     // the display follows
     page.wait_for(
@@ -169,7 +213,9 @@ fn clicking_the_waterfall_retunes_the_simulator() {
         "Input.dispatchMouseEvent",
         serde_json::json!({"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -100}),
     );
-    wait_state(addr, "one step up", |s| s["main"]["freqHz"].as_f64() == Some(now + 100.0));
+    wait_state(addr, "one step up", |s| {
+        s["main"]["freqHz"].as_f64() == Some(now + 100.0)
+    });
     // a drag pans: the picture follows the pointer, so dragging right tunes down
     let f0 = state(addr)["main"]["freqHz"].as_f64().unwrap();
     let (x1, y1) = page.point_in("#waterfall", 0.5, 0.6);
@@ -181,12 +227,21 @@ fn clicking_the_waterfall_retunes_the_simulator() {
         );
     }
     page.mouse("mouseReleased", x1 + 100.0, y1);
-    wait_state(addr, "a pan downwards", |s| s["main"]["freqHz"].as_f64().is_some_and(|f| f < f0 - 500.0));
+    wait_state(addr, "a pan downwards", |s| {
+        s["main"]["freqHz"].as_f64().is_some_and(|f| f < f0 - 500.0)
+    });
     let dragged = settled(addr);
     let expected_pan = 100.0 / width * (end_hz - start_hz);
     let moved = f0 - dragged["main"]["freqHz"].as_f64().unwrap();
-    assert!((moved - expected_pan).abs() < expected_pan * 0.35, "panned {moved} Hz for {expected_pan}");
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        (moved - expected_pan).abs() < expected_pan * 0.35,
+        "panned {moved} Hz for {expected_pan}"
+    );
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -210,20 +265,33 @@ fn the_mode_buttons_and_keyboard_change_the_simulator() {
     page.eval("document.activeElement && document.activeElement.blur()");
     let sub0 = state(addr)["sub"]["freqHz"].as_u64().unwrap();
     page.key("ArrowRight", "ArrowRight", 39);
-    wait_state(addr, "SUB one step up", |s| s["sub"]["freqHz"].as_u64() == Some((sub0 / 1000 + 1) * 1000));
+    wait_state(addr, "SUB one step up", |s| {
+        s["sub"]["freqHz"].as_u64() == Some((sub0 / 1000 + 1) * 1000)
+    });
     // typing a frequency into the display
     page.click(".vfo[data-key='main'] .vfo-head");
     page.key("f", "KeyF", 70);
-    page.wait_for("document.activeElement && document.activeElement.classList.contains('freq-entry')", Duration::from_secs(5));
+    page.wait_for(
+        "document.activeElement && document.activeElement.classList.contains('freq-entry')",
+        Duration::from_secs(5),
+    );
     page.type_text("7074.5");
     page.key("Enter", "Enter", 13);
-    wait_state(addr, "MAIN on 7.0745 MHz", |s| s["main"]["freqHz"] == 7_074_500);
+    wait_state(addr, "MAIN on 7.0745 MHz", |s| {
+        s["main"]["freqHz"] == 7_074_500
+    });
     // the band buttons use the band stack (20 m)
     page.click("#bands button[data-band='20m']");
     wait_state(addr, "MAIN on 20 m", |s| {
-        s["main"]["freqHz"].as_u64().is_some_and(|f| (14_000_000..=14_350_000).contains(&f))
+        s["main"]["freqHz"]
+            .as_u64()
+            .is_some_and(|f| (14_000_000..=14_350_000).contains(&f))
     });
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -235,28 +303,46 @@ fn a_level_control_changes_the_simulator() {
     let page = open(addr, 1280, 900, "dark");
     // without a command catalogue the page offers the power level from the capabilities
     let slider = "[data-cmd='set_power'] input[type=range]";
-    page.wait_for(&format!("!!document.querySelector(\"{slider}\")"), Duration::from_secs(5));
-    page.eval(&format!("document.querySelector(\"{slider}\").scrollIntoView({{block: 'center'}})"));
+    page.wait_for(
+        &format!("!!document.querySelector(\"{slider}\")"),
+        Duration::from_secs(5),
+    );
+    page.eval(&format!(
+        "document.querySelector(\"{slider}\").scrollIntoView({{block: 'center'}})"
+    ));
     // the slider shows the radio's level (128 of 255) before anything is touched
-    page.wait_for(&format!("document.querySelector(\"{slider}\").value === '128'"), Duration::from_secs(5));
+    page.wait_for(
+        &format!("document.querySelector(\"{slider}\").value === '128'"),
+        Duration::from_secs(5),
+    );
     let (x, y) = page.point_in(slider, 0.85, 0.5);
     page.click_at(x, y);
     let s = wait_state(addr, "the power level near 85 %", |s| {
-        s["power"].as_i64().is_some_and(|p| (190..=235).contains(&p))
+        s["power"]
+            .as_i64()
+            .is_some_and(|p| (190..=235).contains(&p))
     });
     let power = s["power"].as_i64().unwrap();
     let sim = srv.sim.as_ref().unwrap();
     assert!(
         common::wait_for(Duration::from_secs(5), || {
-            sim.snapshot().is_some_and(|r| i64::from(common::sim_rf_power(&r)) == power)
+            sim.snapshot()
+                .is_some_and(|r| i64::from(common::sim_rf_power(&r)) == power)
         }),
         "the simulated radio's RF power follows"
     );
     // the attenuator (a select of the profile's values) reaches the radio too
     page.eval("(() => { const s = document.querySelector(\"[data-cmd='set_att'] select\"); s.value = '12'; s.dispatchEvent(new Event('change')); })()");
     wait_state(addr, "ATT 12 dB on MAIN", |s| s["main"]["att"] == 12);
-    page.wait_for("[...document.querySelectorAll('.vfo .badge')].some((b) => b.textContent === 'ATT 12 dB')", Duration::from_secs(5));
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    page.wait_for(
+        "[...document.querySelectorAll('.vfo .badge')].some((b) => b.textContent === 'ATT 12 dB')",
+        Duration::from_secs(5),
+    );
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -269,16 +355,24 @@ fn a_catalogue_level_control_changes_the_simulator() {
     let page = open(addr, 1280, 900, "dark");
     assert_eq!(page.eval("window.rigweb.catalogue"), "server");
     let slider = "[data-cmd='set_af_gain'] input[type=range]";
-    page.eval(&format!("document.querySelector(\"{slider}\").scrollIntoView({{block: 'center'}})"));
+    page.eval(&format!(
+        "document.querySelector(\"{slider}\").scrollIntoView({{block: 'center'}})"
+    ));
     let (x, y) = page.point_in(slider, 0.75, 0.5);
     page.click_at(x, y);
     wait_state(addr, "MAIN AF gain near three quarters", |s| {
-        s["main"]["afGain"].as_i64().is_some_and(|g| (170..=215).contains(&g))
+        s["main"]["afGain"]
+            .as_i64()
+            .is_some_and(|g| (170..=215).contains(&g))
     });
     // a toggle from the catalogue (NB) and its state field
     page.click("[data-cmd='set_nb'] button");
     wait_state(addr, "NB on", |s| s["main"]["nb"] == true);
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -287,7 +381,10 @@ fn the_meters_move() {
     let _t = turn();
     let srv = start(None);
     let page = open(srv.addr(), 1280, 800, "dark");
-    page.wait_for("window.rigweb.meters.smeter !== undefined", Duration::from_secs(10));
+    page.wait_for(
+        "window.rigweb.meters.smeter !== undefined",
+        Duration::from_secs(10),
+    );
     let quiet = page.eval("window.rigweb.meters.smeter").as_u64().unwrap();
     // tune MAIN (USB) so that the strongest signal on screen falls into its passband: the
     // S-meter rises, and fades with the simulated band's QSB
@@ -295,21 +392,38 @@ fn the_meters_move() {
     let dial = ((peak - 1500.0) / 100.0).round() * 100.0;
     page.click(".vfo[data-key='main'] .vfo-head");
     page.key("f", "KeyF", 70);
-    page.wait_for("document.activeElement && document.activeElement.classList.contains('freq-entry')", Duration::from_secs(5));
+    page.wait_for(
+        "document.activeElement && document.activeElement.classList.contains('freq-entry')",
+        Duration::from_secs(5),
+    );
     page.type_text(&format!("{}", dial as u64));
     page.key("Enter", "Enter", 13);
-    wait_state(srv.addr(), "MAIN on the signal", |s| s["main"]["freqHz"].as_f64() == Some(dial));
-    page.wait_for(&format!("window.rigweb.meters.smeter > {}", quiet + 10), Duration::from_secs(10));
+    wait_state(srv.addr(), "MAIN on the signal", |s| {
+        s["main"]["freqHz"].as_f64() == Some(dial)
+    });
+    page.wait_for(
+        &format!("window.rigweb.meters.smeter > {}", quiet + 10),
+        Duration::from_secs(10),
+    );
     page.eval("window.__seen = new Set(); window.__t = setInterval(() => window.__seen.add(window.rigweb.meters.smeter), 100)");
     page.wait_for("window.__seen.size >= 3", Duration::from_secs(15));
     let width = page.eval("parseFloat(document.querySelector('#vfos .smeter .fill').style.width)");
-    assert!(width.as_f64().unwrap() > 0.0, "the S-meter bar shows a reading");
+    assert!(
+        width.as_f64().unwrap() > 0.0,
+        "the S-meter bar shows a reading"
+    );
     // SUB has its own S-meter
-    page.wait_for("window.rigweb.meters.smeter_sub !== undefined", Duration::from_secs(10));
+    page.wait_for(
+        "window.rigweb.meters.smeter_sub !== undefined",
+        Duration::from_secs(10),
+    );
     let text = page.eval("document.querySelector('#vfos .smeter-read').textContent");
     assert!(text.as_str().unwrap().starts_with('S'), "S-units: {text}");
     // Vd is read while receiving
-    page.wait_for("document.querySelector('#tx-meters').textContent.includes(' V')", Duration::from_secs(10));
+    page.wait_for(
+        "document.querySelector('#tx-meters').textContent.includes(' V')",
+        Duration::from_secs(10),
+    );
     srv.shutdown();
 }
 
@@ -323,14 +437,23 @@ fn ptt_keys_the_simulator_and_releasing_unkeys() {
     let (x, y) = page.center_of("#ptt");
     page.mouse("mousePressed", x, y);
     wait_state(addr, "PTT on", |s| s["ptt"] == true);
-    page.wait_for("!document.getElementById('onair').hidden && document.body.classList.contains('tx')", Duration::from_secs(5));
+    page.wait_for(
+        "!document.getElementById('onair').hidden && document.body.classList.contains('tx')",
+        Duration::from_secs(5),
+    );
     // TX meters come alive while transmitting
-    page.wait_for("!document.querySelector('#tx-meters .mtr').classList.contains('idle')", Duration::from_secs(10));
+    page.wait_for(
+        "!document.querySelector('#tx-meters .mtr').classList.contains('idle')",
+        Duration::from_secs(10),
+    );
     std::thread::sleep(Duration::from_millis(600));
     page.screenshot("transmitting.png");
     page.mouse("mouseReleased", x, y);
     wait_state(addr, "PTT off", |s| s["ptt"] == false);
-    page.wait_for("document.getElementById('onair').hidden", Duration::from_secs(5));
+    page.wait_for(
+        "document.getElementById('onair').hidden",
+        Duration::from_secs(5),
+    );
     // Space held keys, releasing it unkeys
     page.call("Input.dispatchKeyEvent", serde_json::json!({"type": "keyDown", "key": " ", "code": "Space", "windowsVirtualKeyCode": 32}));
     wait_state(addr, "PTT on from Space", |s| s["ptt"] == true);
@@ -342,7 +465,11 @@ fn ptt_keys_the_simulator_and_releasing_unkeys() {
     page.eval("Object.defineProperty(document, 'hidden', {value: true, configurable: true}); document.dispatchEvent(new Event('visibilitychange'))");
     wait_state(addr, "PTT off when the tab hides", |s| s["ptt"] == false);
     page.mouse("mouseReleased", x, y);
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -362,7 +489,8 @@ fn ptt_sends_microphone_audio_to_the_simulator() {
     // Chromium's fake microphone beeps; its frames reach the radio while keyed
     assert!(
         common::wait_for(Duration::from_secs(10), || {
-            sim.snapshot().is_some_and(|r| r.tx_audio_samples > before + 48_000 / 2)
+            sim.snapshot()
+                .is_some_and(|r| r.tx_audio_samples > before + 48_000 / 2)
         }),
         "half a second of TX audio reached the simulated radio"
     );
@@ -370,8 +498,16 @@ fn ptt_sends_microphone_audio_to_the_simulator() {
     wait_state(addr, "PTT off", |s| s["ptt"] == false);
     let after = sim.snapshot().unwrap().tx_audio_samples;
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(sim.snapshot().unwrap().tx_audio_samples, after, "no audio after unkeying");
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert_eq!(
+        sim.snapshot().unwrap().tx_audio_samples,
+        after,
+        "no audio after unkeying"
+    );
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -387,11 +523,24 @@ fn rx_audio_plays_through_the_worklet() {
     page.wait_for("window.rigweb.audio.avgMs > 60", Duration::from_secs(10));
     page.wait_for("window.rigweb.audio.peak > 0.001", Duration::from_secs(10));
     let a = page.eval("window.rigweb.audio");
-    assert_eq!(a["codec"], "opus", "WebCodecs decodes Opus on a secure page: {a}");
+    assert_eq!(
+        a["codec"], "opus",
+        "WebCodecs decodes Opus on a secure page: {a}"
+    );
     let latency = a["latencyMs"].as_f64().unwrap();
-    assert!((50.0..400.0).contains(&latency), "latency readout {latency} ms");
-    page.wait_for("!document.getElementById('audio-pill').hidden", Duration::from_secs(5));
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        (50.0..400.0).contains(&latency),
+        "latency readout {latency} ms"
+    );
+    page.wait_for(
+        "!document.getElementById('audio-pill').hidden",
+        Duration::from_secs(5),
+    );
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -401,14 +550,21 @@ fn the_stream_channels_are_used_when_the_server_has_them() {
     let _t = turn();
     let srv = start(None);
     let page = open(srv.addr(), 1280, 800, "dark");
-    page.wait_for("window.rigweb.feeds.scope === 'channel' && window.rigweb.feeds.meters === 'channel'", Duration::from_secs(10));
+    page.wait_for(
+        "window.rigweb.feeds.scope === 'channel' && window.rigweb.feeds.meters === 'channel'",
+        Duration::from_secs(10),
+    );
     page.eval("window.__seen = new Set(); setInterval(() => window.__seen.add(window.rigweb.meters.smeter), 100)");
     page.wait_for("window.__seen.size >= 4", Duration::from_secs(15));
     // the control socket carries no scope stream then
     let s = state(srv.addr());
     assert_eq!(s["wsClients"]["scope"], 1, "{s}");
     assert_eq!(s["wsClients"]["meters"], 1, "{s}");
-    assert!(page.console_errors().is_empty(), "{:?}", page.console_errors());
+    assert!(
+        page.console_errors().is_empty(),
+        "{:?}",
+        page.console_errors()
+    );
     srv.shutdown();
 }
 
@@ -423,8 +579,15 @@ fn audio_says_why_when_the_server_has_no_audio_channel() {
         return;
     }
     page.click("#listen");
-    page.wait_for("document.getElementById('audio-status').textContent.includes('no audio channel')", Duration::from_secs(10));
-    assert_eq!(page.eval("window.rigweb.audio.support.worklet"), true, "127.0.0.1 is a secure context");
+    page.wait_for(
+        "document.getElementById('audio-status').textContent.includes('no audio channel')",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        page.eval("window.rigweb.audio.support.worklet"),
+        true,
+        "127.0.0.1 is a secure context"
+    );
     srv.shutdown();
 }
 
@@ -435,13 +598,19 @@ fn a_plain_http_page_from_another_host_explains_why_tx_needs_https() {
     // rigweb.test resolves to 127.0.0.1 (the browser's resolver rule): not a secure context
     let page = Browser::shared().new_page(1280, 900);
     page.navigate(&format!("http://rigweb.test:{}/", srv.addr().port()));
-    page.wait_for("window.rigweb && window.rigweb.link === 'online'", Duration::from_secs(20));
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online'",
+        Duration::from_secs(20),
+    );
     page.wait_for("window.rigweb.scope.rows > 5", Duration::from_secs(20));
     let support = page.eval("window.rigweb.audio.support");
     assert_eq!(support["secure"], false, "{support}");
     assert_eq!(support["worklet"], false);
     let note = page.eval("document.getElementById('tx-note').textContent");
-    assert!(note.as_str().unwrap().contains("HTTPS"), "one sentence on why and how: {note}");
+    assert!(
+        note.as_str().unwrap().contains("HTTPS"),
+        "one sentence on why and how: {note}"
+    );
     let secure_note = page.eval("document.getElementById('audio-secure').hidden");
     assert_eq!(secure_note, false);
     srv.shutdown();
@@ -461,17 +630,31 @@ fn killing_and_restarting_the_server_reconnects_the_page_by_itself() {
     let page = open(addr, 1280, 800, "dark");
     srv.shutdown();
     page.wait_for("window.rigweb.link === 'offline'", Duration::from_secs(10));
-    page.wait_for("!document.getElementById('banner').hidden", Duration::from_secs(5));
+    page.wait_for(
+        "!document.getElementById('banner').hidden",
+        Duration::from_secs(5),
+    );
     let rows = page.eval("window.rigweb.scope.rows").as_u64().unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     let srv = start_server(cfg, Tuning::default());
     page.wait_for("window.rigweb.link === 'online'", Duration::from_secs(20));
-    page.wait_for(&format!("window.rigweb.scope.rows > {}", rows + 20), Duration::from_secs(20));
-    page.wait_for("document.getElementById('banner').hidden", Duration::from_secs(5));
+    page.wait_for(
+        &format!("window.rigweb.scope.rows > {}", rows + 20),
+        Duration::from_secs(20),
+    );
+    page.wait_for(
+        "document.getElementById('banner').hidden",
+        Duration::from_secs(5),
+    );
     // resubscribed: state changes arrive again
     page.click("#modes button[data-mode='LSB']");
-    wait_state(addr, "LSB after the reconnect", |s| s["main"]["mode"] == "LSB");
-    page.wait_for("window.rigweb.state.main.mode === 'LSB'", Duration::from_secs(5));
+    wait_state(addr, "LSB after the reconnect", |s| {
+        s["main"]["mode"] == "LSB"
+    });
+    page.wait_for(
+        "window.rigweb.state.main.mode === 'LSB'",
+        Duration::from_secs(5),
+    );
     srv.shutdown();
 }
 
@@ -483,10 +666,19 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
     page.emulate_phone(390, 844);
     page.color_scheme("light");
     page.navigate(&url(srv.addr()));
-    page.wait_for("window.rigweb && window.rigweb.link === 'online'", Duration::from_secs(20));
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online'",
+        Duration::from_secs(20),
+    );
     page.wait_for("window.rigweb.scope.rows > 20", Duration::from_secs(20));
-    let dims = page.eval("[document.documentElement.scrollWidth, window.innerWidth, document.body.scrollWidth]");
-    let (sw, iw, bw) = (dims[0].as_u64().unwrap(), dims[1].as_u64().unwrap(), dims[2].as_u64().unwrap());
+    let dims = page.eval(
+        "[document.documentElement.scrollWidth, window.innerWidth, document.body.scrollWidth]",
+    );
+    let (sw, iw, bw) = (
+        dims[0].as_u64().unwrap(),
+        dims[1].as_u64().unwrap(),
+        dims[2].as_u64().unwrap(),
+    );
     assert_eq!(iw, 390);
     assert!(sw <= iw && bw <= iw, "no horizontal scrolling: {dims}");
     // nothing sticks out to the right
@@ -513,11 +705,17 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
     }
     touch("touchEnd", x - 96.0);
     wait_state(srv.addr(), "a higher frequency after dragging left", |s| {
-        s["main"]["freqHz"].as_f64().is_some_and(|f| f > before + 1000.0)
+        s["main"]["freqHz"]
+            .as_f64()
+            .is_some_and(|f| f > before + 1000.0)
     });
     std::thread::sleep(Duration::from_millis(800));
     page.screenshot("phone.png");
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -529,7 +727,10 @@ fn with_a_token_the_page_asks_for_it_and_then_works() {
     let addr = srv.addr();
     let page = Browser::shared().new_page(1280, 800);
     page.navigate(&url(addr));
-    page.wait_for("document.getElementById('token-dlg').open", Duration::from_secs(10));
+    page.wait_for(
+        "document.getElementById('token-dlg').open",
+        Duration::from_secs(10),
+    );
     assert_eq!(page.eval("window.rigweb.link"), "auth");
     // a wrong token is refused and asked again
     page.click("#token-input");
@@ -544,12 +745,21 @@ fn with_a_token_the_page_asks_for_it_and_then_works() {
     page.click("#modes button[data-mode='CW']");
     let end = Instant::now() + Duration::from_secs(10);
     while state_with_token(addr, token)["main"]["mode"] != "CW" {
-        assert!(Instant::now() < end, "CW set through the authenticated socket");
+        assert!(
+            Instant::now() < end,
+            "CW set through the authenticated socket"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     // the token stays in the browser: a reload connects without asking
     page.navigate(&url(addr));
-    page.wait_for("window.rigweb && window.rigweb.link === 'online'", Duration::from_secs(20));
-    assert_eq!(page.eval("document.getElementById('token-dlg').open"), false);
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online'",
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        page.eval("document.getElementById('token-dlg').open"),
+        false
+    );
     srv.shutdown();
 }
