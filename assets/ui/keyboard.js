@@ -11,12 +11,20 @@ export function installKeyboard(handlers, first) {
     h('td', { text }))));
   document.addEventListener('keydown', (ev) => {
     if (typingInField(ev)) return;
+    if (document.querySelector('dialog[open]')) {
+      // a dialog has the keyboard (Escape closes it); `?` still toggles the help
+      if (actionOf(ev) === 'help') {
+        ev.preventDefault();
+        toggleHelp();
+      }
+      return;
+    }
     if (first(ev)) {
       ev.preventDefault();
       return;
     }
     const action = actionOf(ev);
-    if (!action || !handlers[action]) return;
+    if (!action || !handlers[action] || action === 'escape') return;
     if (action === 'ptt') {
       ev.preventDefault();
       if (!ev.repeat) handlers.ptt(true);

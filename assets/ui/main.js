@@ -530,7 +530,6 @@ installKeyboard({
   colormap: () => toast(`Colour map: ${scope.nextColormap()}`, 'info', 1500),
   theme: () => toast(`Theme: ${theme.cycle()}`, 'info', 1500),
   help: () => toggleHelp(),
-  escape: () => {},
 }, (ev) => vfo.handleKey(ev));
 
 

@@ -280,6 +280,15 @@ fn the_mode_buttons_and_keyboard_change_the_simulator() {
     wait_state(addr, "MAIN on 7.0745 MHz", |s| {
         s["main"]["freqHz"] == 7_074_500
     });
+    // `?` shows the shortcuts
+    page.key("?", "Slash", 191);
+    page.wait_for("document.getElementById('help-dlg').open && document.querySelectorAll('#help-table tr').length > 10", Duration::from_secs(5));
+    page.screenshot("help.png");
+    page.key("Escape", "Escape", 27);
+    page.wait_for(
+        "!document.getElementById('help-dlg').open",
+        Duration::from_secs(5),
+    );
     // the band buttons use the band stack (20 m)
     page.click("#bands button[data-band='20m']");
     wait_state(addr, "MAIN on 20 m", |s| {
@@ -711,6 +720,36 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
     });
     std::thread::sleep(Duration::from_millis(800));
     page.screenshot("phone.png");
+    // a double tap on PTT latches transmit, with the countdown to the server's timeout;
+    // the next tap releases
+    let (px, py) = page.center_of("#ptt");
+    let tap = |x: f64, y: f64| {
+        page.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}),
+        );
+        page.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({"type": "touchEnd", "touchPoints": []}),
+        );
+    };
+    tap(px, py);
+    tap(px, py);
+    page.wait_for("window.rigweb.ptt.latched === true", Duration::from_secs(5));
+    wait_state(srv.addr(), "PTT latched on", |s| s["ptt"] == true);
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(
+        state(srv.addr())["ptt"],
+        true,
+        "still on the air after the taps"
+    );
+    page.wait_for(
+        "document.getElementById('ptt-sub').textContent.includes('left')",
+        Duration::from_secs(5),
+    );
+    page.screenshot("phone-latched.png");
+    tap(px, py);
+    wait_state(srv.addr(), "PTT released by a tap", |s| s["ptt"] == false);
     assert!(
         unexpected_errors(&page).is_empty(),
         "{:?}",
