@@ -11,6 +11,8 @@
 mod cdp;
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "../tests/ui_browser/page_scripts.rs"]
+mod page_scripts;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -167,7 +169,23 @@ fn main() {
             a["lost"]
         );
     } else {
-        println!("RX audio: the server has no /api/v1/audio yet (waits for the streams merge)");
+        println!(
+            "RX audio: the server has no /api/v1/audio yet (waits for the streams merge); the page's own"
+        );
+        println!("  pipeline with Opus frames made in the page and fed every 20 ms (no network):");
+        let page = browser.new_page(1280, 900);
+        load(&page, &url);
+        page.eval(&format!("{}('opus')", page_scripts::FEED_TONE));
+        std::thread::sleep(Duration::from_secs(2));
+        let a = page.eval("window.rigweb.audio");
+        println!(
+            "  latency {} ms (buffer {:.0} ms, target {:.0} ms, decode {:.1} ms, output stage included, {} underruns)",
+            a["latencyMs"],
+            a["avgMs"].as_f64().unwrap_or(0.0),
+            a["targetMs"].as_f64().unwrap_or(0.0),
+            a["decodeMs"].as_f64().unwrap_or(0.0),
+            a["underruns"]
+        );
     }
     srv.shutdown();
 }

@@ -11,6 +11,8 @@ export function installKeyboard(handlers, first) {
     h('td', { text }))));
   document.addEventListener('keydown', (ev) => {
     if (typingInField(ev)) return;
+    // a focused slider keeps its own keys
+    if (ev.target && ev.target.type === 'range' && /^(Arrow|Page|Home|End)/.test(ev.key)) return;
     if (document.querySelector('dialog[open]')) {
       // a dialog has the keyboard (Escape closes it); `?` still toggles the help
       if (actionOf(ev) === 'help') {
@@ -38,7 +40,10 @@ export function installKeyboard(handlers, first) {
     handlers[action](ev);
   });
   document.addEventListener('keyup', (ev) => {
-    if (ev.key === ' ' && handlers.ptt) handlers.ptt(false);
+    if (ev.key !== ' ' || typingInField(ev)) return;
+    // Space is PTT: a focused button must not be pressed by its release
+    ev.preventDefault();
+    if (handlers.ptt) handlers.ptt(false);
   });
 }
 

@@ -185,8 +185,11 @@ async function loadServer(info) {
   const catalogue = haveCatalogue ? cat.body : fallbackCatalogue(caps.body);
   const sig = JSON.stringify([caps.body, catalogue]);
   app.info = info;
-  app.state = state.body;
-  app.revision = state.body.revision;
+  // the socket's snapshot may be newer than this answer
+  if (!app.state || !(app.revision >= state.body.revision)) {
+    app.state = state.body;
+    app.revision = state.body.revision;
+  }
   if (sig !== app.serverSig) {
     app.serverSig = sig;
     app.caps = caps.body;
@@ -550,6 +553,8 @@ window.rigweb = {
   get meters() { return { ...app.meters }; },
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
   get ptt() { return { phase: ptt.phase, latched: ptt.latched }; },
+  /** The parts themselves, for diagnostics from the console. */
+  parts: { audio, feeds, control, scope },
 };
 
 boot();
