@@ -85,6 +85,8 @@ const overlays = new Overlays(app.api, scope, (hz, mode) => {
   tune(e.key, hz);
   if (mode && mode !== e.rx.mode && app.caps.modes.includes(mode)) send('set_mode', { mode, ...e.params });
 });
+// labels sit at pixel positions: place them again when the scope changes size
+new ResizeObserver(() => overlays.render()).observe(scope.box);
 const vfo = new VfoPanel(byId('vfos'), {
   tune: (key, hz) => tune(key, hz),
   select: (key) => {
@@ -554,7 +556,7 @@ window.rigweb = {
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
   get ptt() { return { phase: ptt.phase, latched: ptt.latched }; },
   /** The parts themselves, for diagnostics from the console. */
-  parts: { audio, feeds, control, scope },
+  parts: { audio, feeds, control, scope, overlays },
 };
 
 boot();

@@ -864,3 +864,88 @@ fn with_a_token_the_page_asks_for_it_and_then_works() {
     );
     srv.shutdown();
 }
+
+#[test]
+fn a_tablet_and_a_wide_screen_lay_out_without_horizontal_scroll() {
+    let _t = turn();
+    let srv = start(None);
+    for (w, h, scheme, name) in [
+        (1024, 768, "light", "tablet.png"),
+        (1920, 1080, "dark", "wide.png"),
+    ] {
+        let page = open(srv.addr(), w, h, scheme);
+        page.wait_for("window.rigweb.scope.rows > 120", Duration::from_secs(20));
+        let dims = page.eval("[document.documentElement.scrollWidth, window.innerWidth]");
+        assert!(dims[0].as_u64() <= dims[1].as_u64(), "{w}x{h}: {dims}");
+        // the scope is the main element: most of the width on a desktop
+        let share = page.eval(
+            "document.getElementById('scope').getBoundingClientRect().width / window.innerWidth",
+        );
+        assert!(
+            share.as_f64().unwrap() > 0.6,
+            "{w}x{h}: scope width share {share}"
+        );
+        page.screenshot(name);
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn overlay_labels_tune_and_broadcasters_switch_to_am() {
+    let _t = turn();
+    let srv = start(None);
+    let addr = srv.addr();
+    let page = open(addr, 1440, 900, "dark");
+    // today's server answers 501 for the overlay routes: no overlay toggles are shown
+    assert_eq!(
+        page.eval("window.rigweb.parts.scope.overlayGroup.hidden"),
+        true
+    );
+    // records as the band-plan, EiBi and DX routes describe them, around the scope
+    let range = page.eval("window.rigweb.scope.range");
+    let start_hz = range["startHz"].as_f64().unwrap();
+    let end_hz = range["endHz"].as_f64().unwrap();
+    let mid = ((start_hz + end_hz) / 2.0 / 1000.0).round() * 1000.0;
+    page.eval(&format!(
+        "(() => {{ const o = window.rigweb.parts.overlays; \
+           o.available = {{ bandplan: true, eibi: true, dx: true }}; o.enabled = {{ bandplan: true, eibi: true, dx: true }}; \
+           o.data.bandplan = [{{ start: {s}, end: {m}, mode: 'phone', label: 'Phone', color: '#60A5FA', layer: 'ham' }}]; \
+           o.data.eibi = [{{ start: {m} - 2500, end: {m} + 2500, station: 'Radio <b>Test</b>', schedule: '0000-2400 UTC', notes: 'English' }}]; \
+           o.data.dx = [{{ freq: {m} + 6000, call: 'JA1XYZ', spotter: 'K1ABC', comment: 'CW 599' }}]; \
+           o.render(); }})()",
+        s = start_hz as u64,
+        m = mid as u64,
+    ));
+    assert_eq!(
+        page.eval("document.querySelectorAll('#overlay-strip .seg-o').length"),
+        1
+    );
+    assert_eq!(
+        page.eval("document.getElementById('overlay-strip').hidden"),
+        false
+    );
+    // station names are text, never markup
+    assert_eq!(
+        page.eval("document.querySelector('.tag.bc').textContent"),
+        "Radio <b>Test</b>"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.tag.bc b').length"),
+        0
+    );
+    page.click(".tag.bc");
+    wait_state(addr, "the broadcaster in AM", |s| {
+        s["main"]["freqHz"].as_f64() == Some(mid) && s["main"]["mode"] == "AM"
+    });
+    page.click(".tag.dx");
+    wait_state(addr, "the DX spot", |s| {
+        s["main"]["freqHz"].as_f64() == Some(mid + 6000.0)
+    });
+    page.screenshot("overlays.png");
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
+    srv.shutdown();
+}
