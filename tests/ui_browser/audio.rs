@@ -1,0 +1,123 @@
+//! RX audio: the decode -> worklet pipeline, the audio channel, the stream channels.
+
+use super::*;
+
+#[test]
+#[ignore = "needs RX audio on /api/v1/audio (merge of branch streams)"]
+fn rx_audio_plays_through_the_worklet() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    page.click("#listen");
+    page.wait_for("window.rigweb.audio.frames > 50", Duration::from_secs(15));
+    // the worklet's ring filled to its target and the output is not silence
+    page.wait_for("window.rigweb.audio.avgMs > 60", Duration::from_secs(10));
+    page.wait_for("window.rigweb.audio.peak > 0.001", Duration::from_secs(10));
+    let a = page.eval("window.rigweb.audio");
+    assert_eq!(
+        a["codec"], "opus",
+        "WebCodecs decodes Opus on a secure page: {a}"
+    );
+    let latency = a["latencyMs"].as_f64().unwrap();
+    assert!(
+        (50.0..400.0).contains(&latency),
+        "latency readout {latency} ms"
+    );
+    page.wait_for(
+        "!document.getElementById('audio-pill').hidden",
+        Duration::from_secs(5),
+    );
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
+    srv.shutdown();
+}
+
+fn rx_pipeline_plays(codec: &str) {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    let n = page.eval(&format!("{FEED_TONE}('{codec}')"));
+    assert!(n.as_u64().unwrap() >= 140, "frames made: {n}");
+    // the worklet's ring fills to its target, the output is the tone (not silence), and
+    // the page shows a latency figure
+    page.wait_for("window.rigweb.audio.frames > 40", Duration::from_secs(10));
+    page.wait_for("window.rigweb.audio.avgMs > 60", Duration::from_secs(10));
+    page.wait_for("window.rigweb.audio.peak > 0.1", Duration::from_secs(10));
+    let a = page.eval("window.rigweb.audio");
+    assert_eq!(a["codec"], codec, "{a}");
+    let latency = a["latencyMs"].as_f64().unwrap();
+    assert!(
+        (60.0..400.0).contains(&latency),
+        "latency {latency} ms: {a}"
+    );
+    page.wait_for(
+        "document.getElementById('audio-pill').textContent.startsWith('RX ')",
+        Duration::from_secs(5),
+    );
+    let errors: Vec<String> = unexpected_errors(&page)
+        .into_iter()
+        .filter(|e| e.starts_with("exception"))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    srv.shutdown();
+}
+
+#[test]
+fn the_rx_audio_pipeline_plays_opus_through_webcodecs_and_the_worklet() {
+    rx_pipeline_plays("opus");
+}
+
+#[test]
+fn the_rx_audio_pipeline_plays_pcm16_through_the_worklet() {
+    rx_pipeline_plays("pcm16");
+}
+
+#[test]
+fn audio_says_why_when_the_server_has_no_audio_channel() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    if page.eval("window.rigweb.feeds.scope").as_str() == Some("channel") {
+        // the streams are merged: rx_audio_plays_through_the_worklet covers audio
+        srv.shutdown();
+        return;
+    }
+    page.click("#listen");
+    page.wait_for(
+        "document.getElementById('audio-status').textContent.includes('no audio channel')",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        page.eval("window.rigweb.audio.support.worklet"),
+        true,
+        "127.0.0.1 is a secure context"
+    );
+    srv.shutdown();
+}
+
+#[test]
+#[ignore = "needs the /api/v1/scope and /api/v1/meters channels (merge of branch streams)"]
+fn the_stream_channels_are_used_when_the_server_has_them() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 800, "dark");
+    page.wait_for(
+        "window.rigweb.feeds.scope === 'channel' && window.rigweb.feeds.meters === 'channel'",
+        Duration::from_secs(10),
+    );
+    page.eval("window.__seen = new Set(); setInterval(() => window.__seen.add(window.rigweb.meters.smeter), 100)");
+    page.wait_for("window.__seen.size >= 4", Duration::from_secs(15));
+    // the control socket carries no scope stream then
+    let s = state(srv.addr());
+    assert_eq!(s["wsClients"]["scope"], 1, "{s}");
+    assert_eq!(s["wsClients"]["meters"], 1, "{s}");
+    assert!(
+        page.console_errors().is_empty(),
+        "{:?}",
+        page.console_errors()
+    );
+    srv.shutdown();
+}
