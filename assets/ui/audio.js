@@ -10,6 +10,9 @@ import { JitterRing } from './jitter.js';
 import { loadWorklets } from './worklets.js';
 import { MicEncoder } from './audio_tx.js';
 
+/** Frames per ScriptProcessor callback where there is no AudioWorklet. */
+const SCRIPT_BUFFER = 2048;
+
 export class AudioEngine {
   /** `hooks`: `status(text, kind)`, `session()`, `netMs()`, `caps()`, `changed()`. */
   constructor(api, hooks) {
@@ -164,7 +167,7 @@ export class AudioEngine {
     } else {
       // no AudioWorklet (plain HTTP from another host): the same ring on the main thread
       this.fallbackRing = new JitterRing({ ...ring, outRate: this.ctx.sampleRate });
-      const sp = this.ctx.createScriptProcessor(2048, 0, 2);
+      const sp = this.ctx.createScriptProcessor(SCRIPT_BUFFER, 0, 2);
       sp.onaudioprocess = (e) => {
         const outs = [e.outputBuffer.getChannelData(0), e.outputBuffer.getChannelData(1)];
         this.fallbackRing.pull(outs);
@@ -227,7 +230,9 @@ export class AudioEngine {
     st.avgMs = s.avgMs;
     st.targetMs = s.targetMs;
     st.underruns = s.underruns;
-    const out = this.ctx ? ((this.ctx.baseLatency || 0) + (this.ctx.outputLatency || 0)) * 1000 : 0;
+    let out = this.ctx ? ((this.ctx.baseLatency || 0) + (this.ctx.outputLatency || 0)) * 1000 : 0;
+    // the fallback's ScriptProcessor plays one buffer behind the ring
+    if (this.fallbackRing) out += (SCRIPT_BUFFER * 1000) / this.ctx.sampleRate;
     // server send -> arrival (half the control socket's round trip) + decoding + the
     // ring + the output stage
     st.latencyMs = Math.round((this.hooks.netMs() || 0) + (this.codec === 'opus' ? st.decodeMs : 0) + s.avgMs + out);

@@ -229,9 +229,8 @@ function buildViews(catalogue) {
   const names = caps.receivers > 1 ? ['MAIN', 'SUB'] : [];
   scope.setReceivers(names, 0);
   if (!caps.hasScope) scope.setNote('This radio has no spectrum scope.');
-  const secure = audio.txAudioBlocker();
   byId('audio-secure').hidden = !(caps.hasAudio && !audio.support.secure);
-  if (!audio.support.secure) byId('audio-secure').textContent = `${secure} Listening works here with PCM16.`;
+  byId('audio-secure').textContent = 'This page came over plain HTTP from another machine, so audio plays as PCM16: browsers keep WebCodecs and AudioWorklet for secure pages.';
 }
 
 function onHello(m) {

@@ -88,3 +88,19 @@ fn with_a_token_the_page_asks_for_it_and_then_works() {
     );
     srv.shutdown();
 }
+
+#[test]
+fn a_server_of_another_protocol_version_gets_the_upgrade_notice() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 800, "dark");
+    assert_eq!(page.eval("document.getElementById('banner').hidden"), true);
+    // what a server speaking proto 2 would say on connect
+    page.eval("window.rigweb.parts.control.onText({type: 'hello', proto: 2, server: 'rigweb', version: '9.0.0'})");
+    let text = page.wait_for(
+        "!document.getElementById('banner').hidden && document.getElementById('banner').textContent",
+        Duration::from_secs(5),
+    );
+    assert!(text.as_str().unwrap().contains("protocol 1") && text.as_str().unwrap().contains("Reload"), "{text}");
+    srv.shutdown();
+}
