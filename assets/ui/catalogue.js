@@ -73,6 +73,17 @@ export function widgetOf(param) {
   return null;
 }
 
+/** A small integer range (at most five values, e.g. DATA 0..3) becomes a list of values,
+ * shown as buttons rather than a slider. */
+function withSmallRange(p) {
+  const small = p.type === 'integer' && !Array.isArray(p.values) && Number.isInteger(p.min)
+    && Number.isInteger(p.max) && p.max - p.min <= 4 && !(p.step > 1);
+  if (!small) return p;
+  const values = [];
+  for (let v = p.min; v <= p.max; v++) values.push(v);
+  return { ...p, values };
+}
+
 /** Control descriptors for the catalogue's commands: `{cmd, label, group, target,
  * description, params: [{name, widget, required, min, max, step, unit, values, labels,
  * statePath, byMode}]}`. Commands with no value parameter become actions. */
@@ -83,8 +94,9 @@ export function controlsFromCatalogue(catalogue) {
     const [label, group] = KNOWN[c.name] || [titleCase(c.name), c.target === 'receiver' ? 'rx' : 'other'];
     const params = [];
     let unusable = false;
-    for (const p of c.params || []) {
-      if (TARGET_PARAMS.has(p.name)) continue;
+    for (const raw of c.params || []) {
+      if (TARGET_PARAMS.has(raw.name)) continue;
+      const p = withSmallRange(raw);
       const widget = widgetOf(p);
       if (!widget) {
         if (p.required) unusable = true;

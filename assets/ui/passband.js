@@ -5,8 +5,6 @@
 
 /** Audio offset of the SSB passband's low edge, Hz. */
 export const SSB_LOW_HZ = 200;
-/** Default CW pitch, Hz (the BFO offset; the dial shows the carrier). */
-export const CW_PITCH_HZ = 600;
 
 /** The passband `{lo, hi}` in Hz of `mode` on `dialHz` with a filter `widthHz` wide. */
 export function passband(mode, dialHz, widthHz) {

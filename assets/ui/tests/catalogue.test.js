@@ -87,3 +87,14 @@ test('multi-parameter commands name each parameter; spans read as ± half-spans'
   assert.deepEqual([ref.title, ref.widget, ref.step], ['Ref', 'slider', 0.5]);
   assert.deepEqual([hold.title, hold.widget, hold.statePath], ['Hold', 'toggle', 'scope.hold']);
 });
+
+test('small integer ranges become buttons with names (DATA off, D1..D3)', () => {
+  const c = controlsFromCatalogue({ commands: [
+    { name: 'set_data_mode', target: 'receiver', params: [{ name: 'data', type: 'integer', required: true, min: 0, max: 3 }], state: { data: 'dataMode' } },
+    { name: 'set_mic_gain', target: 'none', params: [{ name: 'level', type: 'integer', required: true, min: 0, max: 255 }], state: { level: 'micGain' } },
+  ] });
+  assert.equal(c[0].params[0].widget, 'choice');
+  assert.deepEqual(c[0].params[0].labels, ['Off', 'D1', 'D2', 'D3']);
+  assert.equal(c[1].params[0].widget, 'slider');
+  assert.equal(c[1].group, 'tx');
+});
