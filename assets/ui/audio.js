@@ -54,6 +54,8 @@ export class AudioEngine {
 
   /** The AudioContext (created on the first user gesture: browsers require one). */
   async context() {
+    // iOS: play through the ringer switch like a media player (Safari's Audio Session API)
+    if (navigator.audioSession && navigator.audioSession.type === 'auto') navigator.audioSession.type = 'playback';
     if (!this.ctx) {
       const Ctx = window.AudioContext || window.webkitAudioContext;
       try {

@@ -45,6 +45,7 @@ export class MicEncoder {
     if (!this.support.mic) throw new Error('no microphone access on this page');
     const ctx = await this.getContext();
     await loadWorklets(ctx);
+    if (navigator.audioSession) navigator.audioSession.type = 'play-and-record';
     this.stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
       video: false,

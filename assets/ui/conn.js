@@ -97,7 +97,13 @@ export class Channel {
   connect() {
     this.state = 'connecting';
     let opened = false;
-    const ws = new WebSocket(this.urlFn());
+    let ws;
+    try {
+      ws = new WebSocket(this.urlFn());
+    } catch {
+      this.retryLater();
+      return;
+    }
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
     ws.onopen = () => {
@@ -123,21 +129,24 @@ export class Channel {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      const unavailable = this.wanted && !opened && this.probe && !this.everOpened;
+      if (unavailable) this.state = 'unavailable';
+      else if (this.wanted) this.retryLater();
       if (this.handlers.close) this.handlers.close({ opened, code: ev.code, reason: ev.reason });
-      if (!this.wanted) return;
-      if (!opened && this.probe && !this.everOpened) {
-        this.state = 'unavailable';
-        if (this.handlers.unavailable) this.handlers.unavailable();
-        return;
-      }
-      const delay = backoffMs(this.attempt++, Math.random());
-      this.state = 'waiting';
-      this.retryAt = performance.now() + delay;
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (this.wanted) this.connect();
-      }, delay);
+      if (unavailable && this.handlers.unavailable) this.handlers.unavailable();
     };
+  }
+
+  /** Schedules the next attempt after the backoff delay. */
+  retryLater() {
+    const delay = backoffMs(this.attempt++, Math.random());
+    this.state = 'waiting';
+    this.retryAt = performance.now() + delay;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.wanted) this.connect();
+    }, delay);
   }
 
   /** Sends a JSON message; false when the socket is not open. */

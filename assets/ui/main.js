@@ -539,7 +539,7 @@ installKeyboard({
 
 setInterval(() => {
   // pending tunes expire, the audio readout moves, a silent scope is noticed
-  if (tuner.busy || audio.listening || (app.state && performance.now() - app.lastScopeAt > 3000)) schedule();
+  if (tuner.busy || audio.listening || status.link === 'offline' || (app.state && performance.now() - app.lastScopeAt > 3000)) schedule();
 }, 500);
 
 /** Figures for diagnostics and the browser tests. */

@@ -20,11 +20,17 @@ export class StatusBar {
   /** `online`, `connecting`, `offline` (with the wait before the next try) or `auth`. */
   setLink(state, retryMs) {
     this.link = state;
+    this.retryAt = retryMs ? performance.now() + retryMs : 0;
     const el = byId('link-pill');
-    el.textContent = { online: 'online', connecting: 'connecting…', auth: 'token needed' }[state]
-      || `offline${retryMs ? ` · retry ${Math.ceil(retryMs / 1000)} s` : ''}`;
     el.className = `pill ${state === 'online' ? 'ok' : state === 'connecting' ? 'warn' : 'bad'}`;
+    this.linkText();
     if (state === 'offline') this.banner('Lost the connection to the server. Reconnecting by itself…', 'Retry now', this.retry, false);
+  }
+
+  linkText() {
+    const left = Math.ceil((this.retryAt - performance.now()) / 1000);
+    setText(byId('link-pill'), { online: 'online', connecting: 'connecting…', auth: 'token needed' }[this.link]
+      || `offline${left > 0 ? ` · retry ${left} s` : ''}`);
   }
 
   banner(text, action, fn, bad) {
@@ -40,6 +46,7 @@ export class StatusBar {
 
   /** The radio pill, the audio pill and the Listen button. */
   render(state, audio) {
+    if (this.link === 'offline') this.linkText();
     const pill = byId('radio-pill');
     const rs = radioStatus(state);
     setText(pill, rs.text);
