@@ -267,3 +267,26 @@ fn the_meters_move() {
     );
     srv.shutdown();
 }
+
+#[test]
+fn the_sub_receivers_scope_shows_and_tunes_sub() {
+    let _t = turn();
+    let srv = start(None);
+    let addr = srv.addr();
+    let page = open(addr, 1280, 800, "dark");
+    let main0 = state(addr)["main"]["freqHz"].clone();
+    // the scope bar's SUB button: frames of receiver 1, around SUB's dial
+    page.click("#scope-bar button[title=\"Show SUB's scope\"]");
+    page.wait_for("window.rigweb.scope.receiver === 1", Duration::from_secs(10));
+    let sub = state(addr)["sub"]["freqHz"].as_f64().unwrap();
+    page.wait_for(
+        &format!("window.rigweb.scope.range.startHz < {sub} && window.rigweb.scope.range.endHz > {sub}"),
+        Duration::from_secs(10),
+    );
+    let (x, y) = page.point_in("#waterfall", 0.3, 0.5);
+    page.click_at(x, y);
+    wait_state(addr, "SUB retuned from its scope", |s| s["sub"]["freqHz"].as_f64() != Some(sub));
+    assert_eq!(state(addr)["main"]["freqHz"], main0, "MAIN untouched");
+    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    srv.shutdown();
+}
