@@ -306,8 +306,10 @@ export class ScopeView {
       if (press.dragging) {
         const r = el.getBoundingClientRect();
         const hzPerPx = (this.last.endHz - this.last.startHz) / r.width;
-        // the picture follows the finger: dragging right goes down in frequency
-        this.hooks.pan(-(ev.clientX - press.lastX) * hzPerPx, false);
+        // centre modes: the picture follows the finger (dragging right goes down in
+        // frequency); fixed modes: the picture stays and the passband follows the finger
+        const fixed = this.last.mode === 1 || this.last.mode === 3;
+        this.hooks.pan((fixed ? 1 : -1) * (ev.clientX - press.lastX) * hzPerPx, false);
         press.lastX = ev.clientX;
       }
     });

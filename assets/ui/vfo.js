@@ -25,7 +25,7 @@ export class VfoPanel {
     this.order = '';
   }
 
-  /** `list`: `[{key, name, cls, freqHz, badges: [{text, cls}], smeter: raw|null}]`. */
+  /** `list`: `[{key, name, cls, freqHz, badges: [{text, cls}], meter: name|null}]`. */
   update(list, targetKey) {
     const order = list.map((v) => v.key).join(',');
     if (order !== this.order) this.build(list);
@@ -35,6 +35,8 @@ export class VfoPanel {
       card.el.classList.toggle('primary', i === 0);
       card.el.classList.toggle('secondary', i > 0);
       setText(card.name, v.name);
+      // a VFO that is not a receiver of its own (B of an A/B radio) has no S-meter
+      card.foot.hidden = !v.meter;
       this.values.set(v.key, v.freqHz);
       this.renderDigits(card, v.key, v.freqHz);
       const bt = v.badges.map((b) => `${b.cls}:${b.text}`).join('|');
@@ -68,11 +70,10 @@ export class VfoPanel {
       });
       freq.append(h('span', { class: 'unit', text: 'MHz' }));
       const meter = new SMeterBar();
+      const foot = h('div', { class: 'vfo-foot' }, meter.el, meter.readout);
       const el = h('div', { class: `vfo ${v.cls}`, dataset: { key: v.key } },
-        h('div', { class: 'vfo-head' }, name, badges),
-        freq,
-        h('div', { class: 'vfo-foot' }, meter.el, meter.readout));
-      const card = { el, name, badges, freq, digitEls, meter, badgeText: '', shown: '' };
+        h('div', { class: 'vfo-head' }, name, badges), freq, foot);
+      const card = { el, name, badges, freq, digitEls, meter, foot, badgeText: '', shown: '' };
       this.cards.set(v.key, card);
       this.bindCard(card, v.key);
       this.root.append(el);

@@ -290,3 +290,30 @@ fn the_sub_receivers_scope_shows_and_tunes_sub() {
     assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
     srv.shutdown();
 }
+
+#[test]
+fn an_a_b_radio_shows_vfo_a_and_b_and_tunes_the_one_chosen() {
+    let _t = turn();
+    let srv = start_server(serve_config("ic705", None), Tuning::default());
+    let addr = srv.addr();
+    let page = open(addr, 1280, 800, "light");
+    let names = page.eval("[...document.querySelectorAll('.vfo .vfo-name')].map((e) => e.textContent)");
+    let s = state(addr);
+    let active = s["active"].as_str().unwrap().to_string();
+    let other = if active == "A" { "B" } else { "A" };
+    assert_eq!(names, serde_json::json!([format!("VFO {active}"), format!("VFO {other}")]), "{s}");
+    // one receiver: no MAIN/SUB scope buttons
+    assert_eq!(page.eval("window.rigweb.parts.scope.rxGroup.hidden"), true);
+    // select the other VFO and type a frequency for it
+    let key = format!("vfo{other}");
+    page.click(&format!(".vfo[data-key='{other}'] .vfo-head"));
+    page.key("f", "KeyF", 70);
+    page.wait_for("document.activeElement && document.activeElement.classList.contains('freq-entry')", Duration::from_secs(5));
+    page.type_text("7.0305");
+    page.key("Enter", "Enter", 13);
+    wait_state(addr, "the other VFO on 7.0305 MHz", |s| s["main"][&key]["freqHz"] == 7_030_500);
+    assert_eq!(state(addr)["active"], active.as_str(), "the active VFO stays");
+    page.screenshot("ic705.png");
+    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    srv.shutdown();
+}
