@@ -101,6 +101,9 @@ fn a_server_of_another_protocol_version_gets_the_upgrade_notice() {
         "!document.getElementById('banner').hidden && document.getElementById('banner').textContent",
         Duration::from_secs(5),
     );
-    assert!(text.as_str().unwrap().contains("protocol 1") && text.as_str().unwrap().contains("Reload"), "{text}");
+    assert!(
+        text.as_str().unwrap().contains("protocol 1") && text.as_str().unwrap().contains("Reload"),
+        "{text}"
+    );
     srv.shutdown();
 }

@@ -277,17 +277,28 @@ fn the_sub_receivers_scope_shows_and_tunes_sub() {
     let main0 = state(addr)["main"]["freqHz"].clone();
     // the scope bar's SUB button: frames of receiver 1, around SUB's dial
     page.click("#scope-bar button[title=\"Show SUB's scope\"]");
-    page.wait_for("window.rigweb.scope.receiver === 1", Duration::from_secs(10));
+    page.wait_for(
+        "window.rigweb.scope.receiver === 1",
+        Duration::from_secs(10),
+    );
     let sub = state(addr)["sub"]["freqHz"].as_f64().unwrap();
     page.wait_for(
-        &format!("window.rigweb.scope.range.startHz < {sub} && window.rigweb.scope.range.endHz > {sub}"),
+        &format!(
+            "window.rigweb.scope.range.startHz < {sub} && window.rigweb.scope.range.endHz > {sub}"
+        ),
         Duration::from_secs(10),
     );
     let (x, y) = page.point_in("#waterfall", 0.3, 0.5);
     page.click_at(x, y);
-    wait_state(addr, "SUB retuned from its scope", |s| s["sub"]["freqHz"].as_f64() != Some(sub));
+    wait_state(addr, "SUB retuned from its scope", |s| {
+        s["sub"]["freqHz"].as_f64() != Some(sub)
+    });
     assert_eq!(state(addr)["main"]["freqHz"], main0, "MAIN untouched");
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
 
@@ -297,23 +308,41 @@ fn an_a_b_radio_shows_vfo_a_and_b_and_tunes_the_one_chosen() {
     let srv = start_server(serve_config("ic705", None), Tuning::default());
     let addr = srv.addr();
     let page = open(addr, 1280, 800, "light");
-    let names = page.eval("[...document.querySelectorAll('.vfo .vfo-name')].map((e) => e.textContent)");
+    let names =
+        page.eval("[...document.querySelectorAll('.vfo .vfo-name')].map((e) => e.textContent)");
     let s = state(addr);
     let active = s["active"].as_str().unwrap().to_string();
     let other = if active == "A" { "B" } else { "A" };
-    assert_eq!(names, serde_json::json!([format!("VFO {active}"), format!("VFO {other}")]), "{s}");
+    assert_eq!(
+        names,
+        serde_json::json!([format!("VFO {active}"), format!("VFO {other}")]),
+        "{s}"
+    );
     // one receiver: no MAIN/SUB scope buttons
     assert_eq!(page.eval("window.rigweb.parts.scope.rxGroup.hidden"), true);
     // select the other VFO and type a frequency for it
     let key = format!("vfo{other}");
     page.click(&format!(".vfo[data-key='{other}'] .vfo-head"));
     page.key("f", "KeyF", 70);
-    page.wait_for("document.activeElement && document.activeElement.classList.contains('freq-entry')", Duration::from_secs(5));
+    page.wait_for(
+        "document.activeElement && document.activeElement.classList.contains('freq-entry')",
+        Duration::from_secs(5),
+    );
     page.type_text("7.0305");
     page.key("Enter", "Enter", 13);
-    wait_state(addr, "the other VFO on 7.0305 MHz", |s| s["main"][&key]["freqHz"] == 7_030_500);
-    assert_eq!(state(addr)["active"], active.as_str(), "the active VFO stays");
+    wait_state(addr, "the other VFO on 7.0305 MHz", |s| {
+        s["main"][&key]["freqHz"] == 7_030_500
+    });
+    assert_eq!(
+        state(addr)["active"],
+        active.as_str(),
+        "the active VFO stays"
+    );
     page.screenshot("ic705.png");
-    assert!(unexpected_errors(&page).is_empty(), "{:?}", unexpected_errors(&page));
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
     srv.shutdown();
 }
