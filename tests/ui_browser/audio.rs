@@ -76,24 +76,37 @@ fn the_rx_audio_pipeline_plays_pcm16_through_the_worklet() {
 }
 
 #[test]
-fn audio_says_why_when_the_server_has_no_audio_channel() {
+fn listen_says_what_the_server_offers() {
     let _t = turn();
     let srv = start(None);
-    let page = open(srv.addr(), 1280, 900, "dark");
-    if page.eval("window.rigweb.feeds.scope").as_str() == Some("channel") {
-        // the streams are merged: rx_audio_plays_through_the_worklet covers audio
-        srv.shutdown();
-        return;
-    }
-    page.click("#listen");
-    page.wait_for(
-        "document.getElementById('audio-status').textContent.includes('no audio channel')",
-        Duration::from_secs(10),
-    );
+    let addr = srv.addr();
+    // does this server have the audio channel? (101 to an upgrade, or 501 before it)
+    let has_audio = common::web::Ws::connect(addr, "/api/v1/audio", &[]).is_ok();
+    let page = open(addr, 1280, 900, "dark");
     assert_eq!(
         page.eval("window.rigweb.audio.support.worklet"),
         true,
         "127.0.0.1 is a secure context"
+    );
+    page.click("#listen");
+    let expect = if has_audio {
+        "Listening: Opus via WebCodecs"
+    } else {
+        "no audio channel"
+    };
+    page.wait_for(
+        &format!("document.getElementById('audio-status').textContent.includes({expect:?})"),
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        page.eval("document.getElementById('listen').getAttribute('aria-pressed')"),
+        "true"
+    );
+    // Listen again stops
+    page.click("#listen");
+    page.wait_for(
+        "window.rigweb.audio.listening === false",
+        Duration::from_secs(5),
     );
     srv.shutdown();
 }
