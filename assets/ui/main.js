@@ -434,7 +434,8 @@ function renderScopeNote(st) {
 }
 
 function renderTx(st) {
-  const on = st.ptt === true;
+  // without the server the last known PTT state is stale (the server unkeys a lost client)
+  const on = st.ptt === true && status.link === 'online';
   document.body.classList.toggle('tx', on);
   byId('onair').hidden = !on;
   byId('onair-time').textContent = on && ptt.active ? ptt.airTime() : '';

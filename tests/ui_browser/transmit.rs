@@ -106,3 +106,34 @@ fn the_fake_microphone_is_encoded_into_opus_frames() {
     );
     srv.shutdown();
 }
+
+#[test]
+fn losing_the_server_while_transmitting_resets_the_ptt_button_and_the_on_air_sign() {
+    let _t = turn();
+    let srv = start(None);
+    let addr = srv.addr();
+    let page = open(addr, 1280, 900, "dark");
+    page.eval("document.getElementById('ptt').scrollIntoView({block: 'center'})");
+    let (x, y) = page.center_of("#ptt");
+    page.mouse("mousePressed", x, y);
+    wait_state(addr, "PTT on", |s| s["ptt"] == true);
+    page.wait_for(
+        "!document.getElementById('onair').hidden",
+        Duration::from_secs(5),
+    );
+    // the server goes away (and, being the server, unkeys the radio)
+    srv.shutdown();
+    page.wait_for(
+        "window.rigweb.link === 'offline' && window.rigweb.ptt.phase === 'idle'",
+        Duration::from_secs(10),
+    );
+    page.wait_for(
+        "document.getElementById('onair').hidden && !document.body.classList.contains('tx')",
+        Duration::from_secs(5),
+    );
+    assert_eq!(
+        page.eval("document.getElementById('ptt').getAttribute('aria-pressed')"),
+        "false"
+    );
+    page.mouse("mouseReleased", x, y);
+}
