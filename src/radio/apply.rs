@@ -33,6 +33,7 @@ pub fn sel_for_target(s: &RadioState, target: Target) -> Option<u8> {
     match target {
         Target::Receiver(r) => Some(u8::from(r != selected_receiver(s))),
         Target::Vfo(v) => selected_vfo(s).map(|a| u8::from(v != a)),
+        Target::SelectedVfo => Some(0),
     }
 }
 
@@ -60,6 +61,10 @@ pub fn set_freq(s: &mut RadioState, target: Target, hz: u64) {
                 s.main.freq_hz = Some(hz);
             }
         }
+        Target::SelectedVfo => match selected_vfo(s) {
+            Some(a) => set_freq(s, Target::Vfo(a), hz),
+            None => s.main.freq_hz = Some(hz),
+        },
     }
 }
 
@@ -72,6 +77,10 @@ pub fn set_mode(
     filter: Option<u8>,
 ) {
     let rx = match target {
+        Target::SelectedVfo => {
+            let t = selected_vfo(s).map_or(Target::Receiver(0), Target::Vfo);
+            return set_mode(s, t, mode, data, filter);
+        }
         Target::Receiver(r) => s.receiver_mut(r),
         Target::Vfo(v) => {
             if let Some(x) = vfo_mut(s, v) {
@@ -100,6 +109,7 @@ pub type VfoView = (Option<u64>, Option<String>, Option<u8>, Option<u8>);
 /// Frequency, mode, filter and DATA mode of `target` (each `None` when unknown).
 pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
     match target {
+        Target::SelectedVfo => vfo_of(s, Target::Receiver(0)),
         Target::Receiver(r) => s
             .receiver(r)
             .map(|x| (x.freq_hz, x.mode.clone(), x.filter, x.data_mode)),

@@ -12,6 +12,9 @@ pub enum Target {
     Receiver(u8),
     /// VFO 0 = A, 1 = B.
     Vfo(u8),
+    /// The selected VFO of an A/B radio, whichever it is (what the dial tunes; the
+    /// default of A/B radios, whose selected VFO cannot be read).
+    SelectedVfo,
 }
 
 impl Target {
@@ -22,6 +25,7 @@ impl Target {
             Target::Receiver(_) => "SUB",
             Target::Vfo(0) => "A",
             Target::Vfo(_) => "B",
+            Target::SelectedVfo => "VFO",
         }
     }
 
@@ -29,7 +33,7 @@ impl Target {
     pub fn receiver(self) -> u8 {
         match self {
             Target::Receiver(r) => r,
-            Target::Vfo(_) => 0,
+            Target::Vfo(_) | Target::SelectedVfo => 0,
         }
     }
 }

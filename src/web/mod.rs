@@ -17,6 +17,7 @@ pub mod server;
 pub mod session;
 pub mod stream_stats;
 pub mod tls;
+pub mod ui_page;
 pub mod ws;
 
 /// The value of request header `name` (case-insensitive).

@@ -94,10 +94,10 @@ pub fn with_etag(r: Reply, etag: &str) -> Reply {
     r.with_header(header("ETag", etag))
 }
 
-/// An HTML page.
-pub fn html(status: u16, body: &'static str) -> Reply {
+/// An HTML page from bytes (possibly compressed: the caller adds `Content-Encoding`).
+pub fn html_bytes(status: u16, body: Vec<u8>) -> Reply {
     common(
-        Response::from_data(body.as_bytes().to_vec())
+        Response::from_data(body)
             .with_status_code(StatusCode(status))
             .with_header(header("Content-Type", "text/html; charset=utf-8")),
     )

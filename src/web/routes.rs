@@ -174,9 +174,9 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
     }
 }
 
-/// `GET /`: until the browser UI lands, a short page pointing at the API.
-pub fn root() -> Reply {
-    response::html(200, include_str!("../../assets/index.html"))
+/// `GET /`: the browser UI (gzip when `Accept-Encoding` allows it).
+pub fn root(accept_encoding: Option<&str>) -> Reply {
+    super::ui_page::reply(accept_encoding)
 }
 
 /// Routes of the interface that later releases implement.

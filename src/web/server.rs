@@ -358,7 +358,7 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
         return response::method_not_allowed(method, path, allowed);
     }
     match path {
-        "/" | "/index.html" => routes::root(),
+        "/" | "/index.html" => routes::root(header(req, "Accept-Encoding")),
         "/healthz" => routes::healthz(app),
         "/readyz" => routes::readyz(app),
         "/api/v1/info" => routes::info(app),

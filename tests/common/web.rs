@@ -278,7 +278,20 @@ pub fn read_response(s: &mut impl Read) -> HttpResponse {
         .iter()
         .find(|(k, _)| k == "content-length")
         .and_then(|(_, v)| v.parse().ok());
-    if let Some(len) = len {
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    if chunked {
+        // tiny_http sends bodies over 32 KiB chunked: read to the end, then unchunk
+        while !body.ends_with(b"0\r\n\r\n") {
+            let n = s.read(&mut tmp).expect("body");
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&tmp[..n]);
+        }
+        body = unchunk(&body);
+    } else if let Some(len) = len {
         while body.len() < len {
             let n = s.read(&mut tmp).expect("body");
             if n == 0 {
@@ -293,6 +306,23 @@ pub fn read_response(s: &mut impl Read) -> HttpResponse {
         headers,
         body,
     }
+}
+
+/// The payload of a chunked body.
+fn unchunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(i) = b.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&b[..i])
+            .ok()
+            .and_then(|h| usize::from_str_radix(h.split(';').next().unwrap_or("").trim(), 16).ok())
+            .unwrap_or(0);
+        if size == 0 || b.len() < i + 2 + size {
+            break;
+        }
+        out.extend_from_slice(&b[i + 2..i + 2 + size]);
+        b = &b[(i + 4 + size).min(b.len())..];
+    }
+    out
 }
 
 /// An HTTP request with `Connection: close`.

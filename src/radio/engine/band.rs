@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 use super::proc::{Cx, Outcome, Procedure, Step};
 use super::tuning::{set_freq, set_mode};
 use crate::profile::VfoScheme;
-use crate::radio::apply::selected_vfo;
 use crate::radio::command::Target;
 use crate::radio::error::ErrorCode;
 use crate::radio::request::CivRequest;
@@ -53,7 +52,7 @@ impl SetBand {
 
     fn target(cx: &Cx) -> Target {
         if cx.profile.vfo.scheme == VfoScheme::Ab {
-            Target::Vfo(cx.store.read(|c| selected_vfo(&c.radio)).unwrap_or(0))
+            Target::SelectedVfo
         } else {
             Target::Receiver(0)
         }

@@ -233,6 +233,7 @@ fn target(a: &Args, profile: &Profile) -> Result<Target, CommandError> {
             _ => 1, // checked against the allowed values already
         },
         (None, Some(r)) => r as u8,
+        (None, None) if profile.vfo.scheme == VfoScheme::Ab => return Ok(Target::SelectedVfo),
         (None, None) => 0,
     };
     match profile.vfo.scheme {

@@ -140,7 +140,11 @@ impl SimRig {
         let lo = pb.rf_lo.max(0.0) as u64;
         let hi = pb.rf_hi.max(0.0) as u64;
         let sig = self.band.signal_power_dbm(lo, hi, t);
-        let noise = fe.noise(Band::noise_floor(pb.dial_hz.max(0.0) as u64), pb.width_hz);
+        // band noise is not steady: it wanders by about ±1.5 dB from one tenth of a
+        // second to the next, as a real S-meter shows on an empty frequency
+        let tick = (t * 10.0) as u64;
+        let wander = (unit(hash2(self.cfg.seed ^ rx as u64, tick)) - 0.5) * 3.0;
+        let noise = fe.noise(Band::noise_floor(pb.dial_hz.max(0.0) as u64), pb.width_hz) + wander;
         power_sum(fe.signal(sig), noise)
     }
 

@@ -1,0 +1,66 @@
+// The top bar and the banner under it: link state (with the retry countdown), the
+// radio's status, the RX audio latency readout, a UTC clock; and banners for a lost
+// connection or a server that speaks another protocol version.
+import { byId, h, setText } from './dom.js';
+import { radioStatus } from './model.js';
+
+export class StatusBar {
+  /** `retry()` reconnects at once (the banner's button). */
+  constructor(retry) {
+    this.retry = retry;
+    this.link = 'connecting';
+    const tick = () => {
+      const d = new Date();
+      setText(byId('utc'), `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`);
+    };
+    tick();
+    setInterval(tick, 10000);
+  }
+
+  /** `online`, `connecting`, `offline` (with the wait before the next try) or `auth`. */
+  setLink(state, retryMs) {
+    this.link = state;
+    this.retryAt = retryMs ? performance.now() + retryMs : 0;
+    const el = byId('link-pill');
+    el.className = `pill ${state === 'online' ? 'ok' : state === 'connecting' ? 'warn' : 'bad'}`;
+    this.linkText();
+    if (state === 'offline') this.banner('Lost the connection to the server. Reconnecting by itself…', 'Retry now', this.retry, false);
+  }
+
+  linkText() {
+    const left = Math.ceil((this.retryAt - performance.now()) / 1000);
+    setText(byId('link-pill'), { online: 'online', connecting: 'connecting…', auth: 'token needed' }[this.link]
+      || `offline${left > 0 ? ` · retry ${left} s` : ''}`);
+  }
+
+  banner(text, action, fn, bad) {
+    const b = byId('banner');
+    b.replaceChildren(h('span', { text }), action ? h('button', { type: 'button', text: action, on: { click: fn } }) : '');
+    b.className = `banner${bad ? ' bad' : ''}`;
+    b.hidden = false;
+  }
+
+  hideBanner() {
+    byId('banner').hidden = true;
+  }
+
+  /** The radio pill, the audio pill and the Listen button. */
+  render(state, audio) {
+    if (this.link === 'offline') this.linkText();
+    const pill = byId('radio-pill');
+    const rs = radioStatus(state);
+    setText(pill, rs.text);
+    pill.title = rs.title;
+    pill.className = `pill ${rs.level}`;
+    const ap = byId('audio-pill');
+    const st = audio.stats;
+    ap.hidden = !audio.listening;
+    if (audio.listening) {
+      setText(ap, st.latencyMs === null ? 'audio …' : `RX ${st.latencyMs} ms`);
+      ap.className = 'pill plain';
+      ap.title = `RX audio: ${st.codec || '?'}, buffer ${Math.round(st.avgMs || 0)} ms (target ${Math.round(st.targetMs || 0)} ms), ${st.underruns} underruns, ${st.lost} frames lost`;
+    }
+    byId('listen').setAttribute('aria-pressed', String(audio.listening));
+    setText(byId('listen-label'), audio.listening ? 'Listening' : 'Listen');
+  }
+}

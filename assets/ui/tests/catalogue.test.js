@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { controlsFromCatalogue, fallbackCatalogue, paramsFor, rangeFor, sliderText, widgetOf } from '../catalogue.js';
+
+const CATALOGUE = { model: 'IC-7610', commands: [
+  { name: 'set_freq', target: 'receiver', params: [{ name: 'freq', type: 'integer', required: true }] },
+  { name: 'set_af_gain', description: 'AF gain', target: 'receiver', rateLimited: true,
+    params: [{ name: 'level', type: 'integer', required: true, min: 0, max: 255 },
+      { name: 'vfo', type: 'string', required: false, values: ['MAIN', 'SUB'] },
+      { name: 'receiver', type: 'integer', required: false, min: 0, max: 1 }],
+    state: { level: 'afGain' } },
+  { name: 'set_agc', target: 'receiver', params: [{ name: 'mode', type: 'string', required: true, values: ['fast', 'mid', 'slow'] }], state: { mode: 'agc' } },
+  { name: 'set_nb', target: 'receiver', params: [{ name: 'on', type: 'boolean', required: true }, { name: 'level', type: 'integer', required: false, min: 0, max: 255 }], state: { on: 'nb', level: 'nbLevel' } },
+  { name: 'set_filter_width', target: 'receiver', params: [{ name: 'hz', type: 'integer', required: true, min: 50, max: 10000 }],
+    byMode: { CW: { min: 50, max: 3600, step: 50 } }, state: { hz: 'filterWidth' } },
+  { name: 'send_cw', target: 'none', params: [{ name: 'text', type: 'string', required: true, maxLength: 30 }] },
+  { name: 'stop_cw', target: 'none', params: [] },
+  { name: 'set_foo_bar', target: 'none', params: [{ name: 'x', type: 'object', required: true }] },
+  { name: 'set_scope', target: 'receiver', params: [{ name: 'mode', type: 'integer', required: false, min: 0, max: 3, values: [0, 1, 2, 3] }, { name: 'hold', type: 'boolean', required: false }], state: { mode: 'scope.mode', hold: 'scope.hold' } },
+] };
+
+test('catalogue commands become controls; core commands and unusable ones do not', () => {
+  const c = controlsFromCatalogue(CATALOGUE);
+  const names = c.map((x) => x.cmd);
+  assert.deepEqual(names, ['set_af_gain', 'set_agc', 'set_nb', 'set_filter_width', 'send_cw', 'stop_cw', 'set_scope']);
+  const af = c[0];
+  assert.equal(af.label, 'AF gain');
+  assert.equal(af.group, 'rx');
+  assert.equal(af.target, 'receiver');
+  assert.deepEqual(af.params.map((p) => [p.name, p.widget, p.statePath]), [['level', 'slider', 'afGain']]);
+  assert.deepEqual(c[1].params[0].labels, ['Fast', 'Mid', 'Slow']);
+  assert.equal(c[1].params[0].widget, 'choice');
+  assert.deepEqual(c[2].params.map((p) => p.widget), ['toggle', 'slider']);
+  assert.equal(c[4].params[0].widget, 'text');
+  assert.equal(c[5].kind, 'action');
+  assert.deepEqual(c[6].params[0].labels, ['Center', 'Fixed', 'Scroll-C', 'Scroll-F']);
+  assert.equal(c[6].group, 'scope');
+});
+
+test('a change sends its value plus the current values of the other required params', () => {
+  const nb = controlsFromCatalogue(CATALOGUE).find((x) => x.cmd === 'set_nb');
+  assert.deepEqual(paramsFor(nb, 'level', 90, (p) => (p.name === 'on' ? true : null)), { level: 90, on: true });
+  assert.deepEqual(paramsFor(nb, 'level', 90, () => null), { level: 90, on: false });
+  assert.deepEqual(paramsFor(nb, 'on', true, () => 5), { on: true });
+});
+
+test('per-mode ranges of the filter width', () => {
+  const w = controlsFromCatalogue(CATALOGUE).find((x) => x.cmd === 'set_filter_width').params[0];
+  assert.deepEqual(rangeFor(w, 'CW'), { min: 50, max: 3600, step: 50 });
+  assert.deepEqual(rangeFor(w, 'USB'), { min: 50, max: 10000, step: 1 });
+});
+
+test('without a catalogue: power, ATT, preamp and the VFO actions from the capabilities', () => {
+  const caps = { model: 'IC-7610', receivers: 2, tags: ['power_control', 'attenuator', 'preamp'], attValues: [0, 3, 6],
+    preampValues: [0, 1, 2], power: { minWatts: 2, maxWatts: 100, levelMax: 255 } };
+  const c = controlsFromCatalogue(fallbackCatalogue(caps));
+  assert.deepEqual(c.map((x) => x.cmd), ['set_power', 'set_att', 'set_preamp', 'vfo_swap', 'vfo_equalize']);
+  assert.deepEqual(c[1].params[0].labels, ['Off', '3 dB', '6 dB']);
+  assert.deepEqual(c[2].params[0].labels, ['Off', 'P1', 'P2']);
+  assert.equal(c[0].params[0].statePath, 'power');
+  assert.equal(sliderText(c[0], c[0].params[0], 255, caps), '100 W');
+  assert.equal(sliderText(c[0], c[0].params[0], 0, caps), '2.0 W');
+  const noAtt = controlsFromCatalogue(fallbackCatalogue({ tags: [], attValues: [0], preampValues: [] }));
+  assert.deepEqual(noAtt.map((x) => x.cmd), ['vfo_swap', 'vfo_equalize'], 'no dead buttons');
+});
+
+test('slider text: percent for 0..255 levels, units, unknown values', () => {
+  const p = { min: 0, max: 255, unit: '' };
+  assert.equal(sliderText({ cmd: 'set_af_gain' }, p, 255), '100 %');
+  assert.equal(sliderText({ cmd: 'set_cw_speed' }, { min: 6, max: 48, unit: 'wpm' }, 20), '20 wpm');
+  assert.equal(sliderText({ cmd: 'x' }, p, null), '—');
+  assert.equal(widgetOf({ type: 'integer', values: [0, 3, 6, 9, 12, 15] }), 'select');
+  assert.equal(widgetOf({ type: 'integer' }), null);
+});
+
+test('multi-parameter commands name each parameter; spans read as ± half-spans', () => {
+  const c = controlsFromCatalogue({ commands: [
+    { name: 'set_scope', target: 'receiver', params: [
+      { name: 'span_hz', type: 'integer', required: false, values: [2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000] },
+      { name: 'ref_db', type: 'number', required: false, min: -30, max: 10, step: 0.5 },
+      { name: 'hold', type: 'boolean', required: false },
+      { name: 'receiver', type: 'integer', required: false, min: 0, max: 1 }],
+    state: { span_hz: 'scope.spanHz', ref_db: 'scope.refDb', hold: 'scope.hold' } },
+  ] });
+  const [span, ref, hold] = c[0].params;
+  assert.deepEqual([span.title, span.widget, span.labels[0], span.labels[4]], ['Span', 'select', '±2.5k', '±50k']);
+  assert.deepEqual([ref.title, ref.widget, ref.step], ['Ref', 'slider', 0.5]);
+  assert.deepEqual([hold.title, hold.widget, hold.statePath], ['Hold', 'toggle', 'scope.hold']);
+});
+
+test('small integer ranges become buttons with names (DATA off, D1..D3)', () => {
+  const c = controlsFromCatalogue({ commands: [
+    { name: 'set_data_mode', target: 'receiver', params: [{ name: 'data', type: 'integer', required: true, min: 0, max: 3 }], state: { data: 'dataMode' } },
+    { name: 'set_mic_gain', target: 'none', params: [{ name: 'level', type: 'integer', required: true, min: 0, max: 255 }], state: { level: 'micGain' } },
+  ] });
+  assert.equal(c[0].params[0].widget, 'choice');
+  assert.deepEqual(c[0].params[0].labels, ['Off', 'D1', 'D2', 'D3']);
+  assert.equal(c[1].params[0].widget, 'slider');
+  assert.equal(c[1].group, 'tx');
+});

@@ -1,0 +1,203 @@
+// The VFO panel: a large frequency display per VFO (MAIN/SUB or A/B) with digit-wise
+// tuning — the wheel over a digit, a click then ↑↓ (←→ move, 0-9 type), a tap on the
+// upper or lower half of a digit on touch screens — and typed entry; mode, filter and
+// level badges; and the receiver's S-meter.
+import { h, setText } from './dom.js';
+import { freqDigits, parseFreq } from './freq.js';
+import { SMeterBar } from './meters.js';
+
+export class VfoPanel {
+  /** `hooks`: `tune(key, hz)`, `select(key)`, `toast(msg)`. */
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.cards = new Map();
+    this.order = '';
+    this.digits = 8;
+    this.cursor = null; // {key, index}
+    this.values = new Map();
+  }
+
+  /** Digits shown (from the highest frequency the radio tunes). */
+  setDigitCount(n) {
+    if (n === this.digits) return;
+    this.digits = n;
+    this.order = '';
+  }
+
+  /** `list`: `[{key, name, cls, freqHz, badges: [{text, cls}], meter: name|null}]`. */
+  update(list, targetKey) {
+    const order = list.map((v) => v.key).join(',');
+    if (order !== this.order) this.build(list);
+    list.forEach((v, i) => {
+      const card = this.cards.get(v.key);
+      card.el.classList.toggle('target', v.key === targetKey && list.length > 1);
+      card.el.classList.toggle('primary', i === 0);
+      card.el.classList.toggle('secondary', i > 0);
+      setText(card.name, v.name);
+      // a VFO that is not a receiver of its own (B of an A/B radio) has no S-meter
+      card.foot.hidden = !v.meter;
+      this.values.set(v.key, v.freqHz);
+      this.renderDigits(card, v.key, v.freqHz);
+      const bt = v.badges.map((b) => `${b.cls}:${b.text}`).join('|');
+      if (card.badgeText !== bt) {
+        card.badgeText = bt;
+        card.badges.replaceChildren(...v.badges.map((b) => h('span', { class: `badge ${b.cls || ''}`, text: b.text, title: b.title || '' })));
+      }
+    });
+  }
+
+  /** Updates an S-meter (by VFO key). */
+  smeter(key, raw) {
+    const card = this.cards.get(key);
+    if (card) card.meter.update(raw);
+  }
+
+  build(list) {
+    this.root.replaceChildren();
+    this.cards.clear();
+    this.order = list.map((v) => v.key).join(',');
+    for (const v of list) {
+      const name = h('span', { class: 'vfo-name' });
+      const badges = h('span', { class: 'vfo-head', style: { gap: '4px' } });
+      const freq = h('div', { class: 'freq', tabIndex: 0, attrs: { role: 'group', 'aria-label': `${v.name} frequency` } });
+      const digitEls = [];
+      freqDigits(0, this.digits).forEach((d, i) => {
+        const el = h('span', { class: 'd', text: '0', dataset: { i: String(i) } });
+        digitEls.push(el);
+        freq.append(el);
+        if (d.sep) freq.append(h('span', { class: 'sep', text: '.' }));
+      });
+      freq.append(h('span', { class: 'unit', text: 'MHz' }));
+      const meter = new SMeterBar();
+      const foot = h('div', { class: 'vfo-foot' }, meter.el, meter.readout);
+      const el = h('div', { class: `vfo ${v.cls}`, dataset: { key: v.key } },
+        h('div', { class: 'vfo-head' }, name, badges), freq, foot);
+      const card = { el, name, badges, freq, digitEls, meter, foot, badgeText: '', shown: '' };
+      this.cards.set(v.key, card);
+      this.bindCard(card, v.key);
+      this.root.append(el);
+    }
+  }
+
+  renderDigits(card, key, hz) {
+    const ds = freqDigits(hz, this.digits);
+    const sig = `${hz}|${this.cursor && this.cursor.key === key ? this.cursor.index : -1}`;
+    if (card.shown === sig) return;
+    card.shown = sig;
+    ds.forEach((d, i) => {
+      const el = card.digitEls[i];
+      setText(el, d.ch);
+      el.classList.toggle('lead', d.lead);
+      el.classList.toggle('cursor', !!this.cursor && this.cursor.key === key && this.cursor.index === i);
+    });
+  }
+
+  place(i) {
+    return 10 ** (this.digits - 1 - i);
+  }
+
+  bindCard(card, key) {
+    card.el.addEventListener('pointerdown', (ev) => {
+      if (!ev.target.closest('.freq')) this.hooks.select(key);
+    });
+    card.freq.addEventListener('wheel', (ev) => {
+      const d = ev.target.closest('.d');
+      if (!d) return;
+      ev.preventDefault();
+      const dir = Math.sign(-ev.deltaY || ev.deltaX);
+      if (dir) this.hooks.tune(key, this.values.get(key) + dir * this.place(+d.dataset.i));
+    }, { passive: false });
+    card.freq.addEventListener('pointerup', (ev) => {
+      const d = ev.target.closest('.d');
+      this.hooks.select(key);
+      if (!d) {
+        this.startEntry(card, key);
+        return;
+      }
+      const i = +d.dataset.i;
+      if (ev.pointerType === 'touch' || ev.pointerType === 'pen') {
+        // upper half tunes the digit up, lower half down
+        const r = d.getBoundingClientRect();
+        const dir = ev.clientY < r.top + r.height / 2 ? 1 : -1;
+        this.hooks.tune(key, this.values.get(key) + dir * this.place(i));
+        return;
+      }
+      this.cursor = this.cursor && this.cursor.key === key && this.cursor.index === i ? null : { key, index: i };
+      card.shown = '';
+      this.renderDigits(card, key, this.values.get(key));
+      card.freq.focus({ preventScroll: true });
+    });
+    card.freq.addEventListener('dblclick', () => this.startEntry(card, key));
+    card.freq.addEventListener('blur', () => {
+      if (this.cursor && this.cursor.key === key) {
+        this.cursor = null;
+        card.shown = '';
+        this.renderDigits(card, key, this.values.get(key));
+      }
+    });
+  }
+
+  /** Handles a key while a digit is selected; true when it was used. */
+  handleKey(ev) {
+    if (!this.cursor) return false;
+    const { key } = this.cursor;
+    const card = this.cards.get(key);
+    if (!card) return false;
+    const hz = this.values.get(key);
+    let { index } = this.cursor;
+    if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') {
+      this.hooks.tune(key, hz + (ev.key === 'ArrowUp' ? 1 : -1) * this.place(index));
+    } else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+      index = Math.max(0, Math.min(this.digits - 1, index + (ev.key === 'ArrowRight' ? 1 : -1)));
+      this.cursor = { key, index };
+    } else if (/^[0-9]$/.test(ev.key)) {
+      const place = this.place(index);
+      const cur = Math.floor(hz / place) % 10;
+      this.hooks.tune(key, hz + (+ev.key - cur) * place);
+      this.cursor = { key, index: Math.min(this.digits - 1, index + 1) };
+    } else if (ev.key === 'Escape' || ev.key === 'Enter') {
+      this.cursor = null;
+    } else {
+      return false;
+    }
+    card.shown = '';
+    this.renderDigits(card, key, this.values.get(key));
+    return true;
+  }
+
+  /** Replaces the display by a text field for typing a frequency. */
+  startEntry(card, key) {
+    if (card.el.querySelector('.freq-entry')) return;
+    const cur = this.values.get(key);
+    const input = h('input', {
+      class: 'freq-entry', type: 'text', value: '', placeholder: '14.074 · 7074k · +5k',
+      attrs: { inputmode: 'decimal', 'aria-label': 'Frequency', enterkeyhint: 'go', autocomplete: 'off' },
+    });
+    card.freq.hidden = true;
+    card.freq.after(input);
+    input.focus();
+    let finished = false;
+    const done = (apply) => {
+      if (finished) return;
+      finished = true;
+      const hz = apply ? parseFreq(input.value, cur) : null;
+      input.remove();
+      card.freq.hidden = false;
+      if (apply && input.value.trim() && hz === null) this.hooks.toast(`"${input.value}" is not a frequency`);
+      if (hz !== null) this.hooks.tune(key, hz);
+    };
+    input.addEventListener('keydown', (ev) => {
+      ev.stopPropagation();
+      if (ev.key === 'Enter') done(true);
+      if (ev.key === 'Escape') done(false);
+    });
+    input.addEventListener('blur', () => done(true));
+  }
+
+  /** Opens typed entry on the tuning target. */
+  enterFrequency(key) {
+    const card = this.cards.get(key);
+    if (card) this.startEntry(card, key);
+  }
+}

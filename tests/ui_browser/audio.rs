@@ -1,0 +1,137 @@
+//! RX audio: the decode -> worklet pipeline, the audio channel, the stream channels.
+
+use super::*;
+
+#[test]
+fn rx_audio_plays_through_the_worklet() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    page.click("#listen");
+    page.wait_for("window.rigweb.audio.frames > 50", Duration::from_secs(15));
+    // the worklet's ring filled to its target and the output is not silence
+    page.wait_for("window.rigweb.audio.avgMs > 60", Duration::from_secs(10));
+    page.wait_for("window.rigweb.audio.peak > 0.001", Duration::from_secs(10));
+    let a = page.eval("window.rigweb.audio");
+    assert_eq!(
+        a["codec"], "opus",
+        "WebCodecs decodes Opus on a secure page: {a}"
+    );
+    let latency = a["latencyMs"].as_f64().unwrap();
+    assert!(
+        (50.0..400.0).contains(&latency),
+        "latency readout {latency} ms"
+    );
+    page.wait_for(
+        "!document.getElementById('audio-pill').hidden",
+        Duration::from_secs(5),
+    );
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
+    srv.shutdown();
+}
+
+fn rx_pipeline_plays(codec: &str) {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    let n = page.eval(&format!("{FEED_TONE}('{codec}')"));
+    assert!(n.as_u64().unwrap() >= 140, "frames made: {n}");
+    // the worklet's ring fills to its target, the output is the tone (not silence), and
+    // the page shows a latency figure
+    page.wait_for("window.rigweb.audio.frames > 40", Duration::from_secs(10));
+    page.wait_for("window.rigweb.audio.avgMs > 60", Duration::from_secs(10));
+    page.wait_for("window.rigweb.audio.peak > 0.1", Duration::from_secs(10));
+    let a = page.eval("window.rigweb.audio");
+    assert_eq!(a["codec"], codec, "{a}");
+    let latency = a["latencyMs"].as_f64().unwrap();
+    // the ring's target is 100 ms; right after it filled the readout may be a little
+    // below it
+    assert!(
+        (40.0..400.0).contains(&latency),
+        "latency {latency} ms: {a}"
+    );
+    page.wait_for(
+        "document.getElementById('audio-pill').textContent.startsWith('RX ')",
+        Duration::from_secs(5),
+    );
+    let errors: Vec<String> = unexpected_errors(&page)
+        .into_iter()
+        .filter(|e| e.starts_with("exception"))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    srv.shutdown();
+}
+
+#[test]
+fn the_rx_audio_pipeline_plays_opus_through_webcodecs_and_the_worklet() {
+    rx_pipeline_plays("opus");
+}
+
+#[test]
+fn the_rx_audio_pipeline_plays_pcm16_through_the_worklet() {
+    rx_pipeline_plays("pcm16");
+}
+
+#[test]
+fn listen_says_what_the_server_offers() {
+    let _t = turn();
+    let srv = start(None);
+    let addr = srv.addr();
+    // does this server have the audio channel? (101 to an upgrade, or 501 before it)
+    let has_audio = common::web::Ws::connect(addr, "/api/v1/audio", &[]).is_ok();
+    let page = open(addr, 1280, 900, "dark");
+    assert_eq!(
+        page.eval("window.rigweb.audio.support.worklet"),
+        true,
+        "127.0.0.1 is a secure context"
+    );
+    page.click("#listen");
+    let expect = if has_audio {
+        "Listening: Opus via WebCodecs"
+    } else {
+        "no audio channel"
+    };
+    page.wait_for(
+        &format!("document.getElementById('audio-status').textContent.includes({expect:?})"),
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        page.eval("document.getElementById('listen').getAttribute('aria-pressed')"),
+        "true"
+    );
+    // Listen again stops
+    page.click("#listen");
+    page.wait_for(
+        "window.rigweb.audio.listening === false",
+        Duration::from_secs(5),
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn the_stream_channels_are_used_when_the_server_has_them() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 800, "dark");
+    page.wait_for(
+        "window.rigweb.feeds.scope === 'channel' && window.rigweb.feeds.meters === 'channel'",
+        Duration::from_secs(10),
+    );
+    page.eval("window.__seen = new Set(); setInterval(() => window.__seen.add(window.rigweb.meters.smeter), 100)");
+    page.wait_for("window.__seen.size >= 4", Duration::from_secs(15));
+    // the control socket carries no scope stream then
+    let s = state(srv.addr());
+    assert_eq!(s["wsClients"]["scope"], 1, "{s}");
+    assert_eq!(s["wsClients"]["meters"], 1, "{s}");
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
+    srv.shutdown();
+}
+

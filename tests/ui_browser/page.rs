@@ -1,0 +1,265 @@
+//! The page as a whole: loading without errors, the waterfall, layouts from a phone to a
+//! wide screen, a plain-HTTP page from another host, the overlays.
+
+use super::*;
+
+#[test]
+fn the_page_loads_without_errors_and_the_waterfall_fills_with_varied_data() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1440, 900, "dark");
+    // a few seconds of sweeps: the waterfall keeps every row, in many colours
+    page.wait_for("window.rigweb.scope.rows > 60", Duration::from_secs(20));
+    let wf = page.eval("window.rigweb.waterfall()");
+    assert!(wf["rows"].as_u64().unwrap() > 60, "waterfall rows: {wf}");
+    assert!(
+        wf["colours"].as_u64().unwrap() > 12,
+        "the waterfall shows varied data: {wf}"
+    );
+    // the spectrum and the waterfall canvases are drawn (not blank)
+    let drawn = page.eval(
+        "(() => { const c = document.getElementById('waterfall'); const d = c.getContext('2d').getImageData(0, 0, c.width, 40).data; \
+         let lit = 0; for (let i = 0; i < d.length; i += 4) if (d[i] + d[i+1] + d[i+2] > 60) lit++; return lit; })()",
+    );
+    assert!(
+        drawn.as_u64().unwrap() > 200,
+        "lit waterfall pixels on screen: {drawn}"
+    );
+    // the controls built for this radio: modes, filters, bands, MAIN and SUB
+    assert_eq!(
+        page.eval("document.querySelectorAll('#modes button').length"),
+        10
+    );
+    assert_eq!(page.eval("document.querySelectorAll('.vfo').length"), 2);
+    assert!(
+        page.eval("document.querySelectorAll('#bands button').length")
+            .as_u64()
+            .unwrap()
+            >= 10
+    );
+    // the page announced its icon inline and asked for no favicon.ico
+    assert!(
+        !page.requested_urls().iter().any(|u| u.contains("favicon")),
+        "no favicon request: {:?}",
+        page.requested_urls()
+    );
+    page.wait_for(
+        "document.querySelector('#vfos .smeter-read').textContent.startsWith('S')",
+        Duration::from_secs(5),
+    );
+    // a fuller waterfall for the picture
+    page.wait_for("window.rigweb.scope.rows > 240", Duration::from_secs(30));
+    let shot = page.screenshot("desktop.png");
+    let errors = unexpected_errors(&page);
+    assert!(errors.is_empty(), "console errors: {errors:?}");
+    assert!(shot.exists());
+    srv.shutdown();
+}
+
+#[test]
+fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
+    let _t = turn();
+    let srv = start(None);
+    let page = Browser::shared().new_page(390, 844);
+    page.emulate_phone(390, 844);
+    page.color_scheme("light");
+    page.navigate(&url(srv.addr()));
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online'",
+        Duration::from_secs(20),
+    );
+    page.wait_for("window.rigweb.scope.rows > 20", Duration::from_secs(20));
+    let dims = page.eval(
+        "[document.documentElement.scrollWidth, window.innerWidth, document.body.scrollWidth]",
+    );
+    let (sw, iw, bw) = (
+        dims[0].as_u64().unwrap(),
+        dims[1].as_u64().unwrap(),
+        dims[2].as_u64().unwrap(),
+    );
+    assert_eq!(iw, 390);
+    assert!(sw <= iw && bw <= iw, "no horizontal scrolling: {dims}");
+    // nothing sticks out to the right
+    let wide = page.eval(
+        "[...document.querySelectorAll('body *')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 1 && !e.closest('dialog, .scope-bar'); }).map((e) => e.id || e.className).slice(0, 5)",
+    );
+    assert_eq!(wide, serde_json::json!([]), "elements past the right edge");
+    // the PTT dock stays at the bottom, large
+    let ptt = page.eval("(() => { const r = document.getElementById('ptt').getBoundingClientRect(); return [r.height, r.bottom]; })()");
+    assert!(ptt[0].as_f64().unwrap() >= 56.0, "a large PTT: {ptt}");
+    assert!(ptt[1].as_f64().unwrap() <= 844.0, "PTT on screen: {ptt}");
+    // touch tuning: dragging the waterfall pans
+    let before = state(srv.addr())["main"]["freqHz"].as_f64().unwrap();
+    let (x, y) = page.point_in("#waterfall", 0.6, 0.5);
+    let touch = |kind: &str, x: f64| {
+        page.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({"type": kind, "touchPoints": if kind == "touchEnd" { serde_json::json!([]) } else { serde_json::json!([{"x": x, "y": y}]) }}),
+        );
+    };
+    touch("touchStart", x);
+    for i in 1..=8 {
+        touch("touchMove", x - f64::from(i) * 12.0);
+    }
+    touch("touchEnd", x - 96.0);
+    wait_state(srv.addr(), "a higher frequency after dragging left", |s| {
+        s["main"]["freqHz"]
+            .as_f64()
+            .is_some_and(|f| f > before + 1000.0)
+    });
+    std::thread::sleep(Duration::from_millis(800));
+    page.screenshot("phone.png");
+    // a double tap on PTT latches transmit, with the countdown to the server's timeout;
+    // the next tap releases
+    let (px, py) = page.center_of("#ptt");
+    let tap = |x: f64, y: f64| {
+        page.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}),
+        );
+        page.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({"type": "touchEnd", "touchPoints": []}),
+        );
+    };
+    tap(px, py);
+    tap(px, py);
+    page.wait_for("window.rigweb.ptt.latched === true", Duration::from_secs(5));
+    wait_state(srv.addr(), "PTT latched on", |s| s["ptt"] == true);
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(
+        state(srv.addr())["ptt"],
+        true,
+        "still on the air after the taps"
+    );
+    page.wait_for(
+        "document.getElementById('ptt-sub').textContent.includes('left')",
+        Duration::from_secs(5),
+    );
+    page.screenshot("phone-latched.png");
+    tap(px, py);
+    wait_state(srv.addr(), "PTT released by a tap", |s| s["ptt"] == false);
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn a_tablet_and_a_wide_screen_lay_out_without_horizontal_scroll() {
+    let _t = turn();
+    let srv = start(None);
+    for (w, h, scheme, name) in [
+        (1024, 768, "light", "tablet.png"),
+        (1920, 1080, "dark", "wide.png"),
+    ] {
+        let page = open(srv.addr(), w, h, scheme);
+        page.wait_for("window.rigweb.scope.rows > 120", Duration::from_secs(20));
+        let dims = page.eval("[document.documentElement.scrollWidth, window.innerWidth]");
+        assert!(dims[0].as_u64() <= dims[1].as_u64(), "{w}x{h}: {dims}");
+        // the scope is the main element: most of the width on a desktop
+        let share = page.eval(
+            "document.getElementById('scope').getBoundingClientRect().width / window.innerWidth",
+        );
+        assert!(
+            share.as_f64().unwrap() > 0.6,
+            "{w}x{h}: scope width share {share}"
+        );
+        page.screenshot(name);
+    }
+    srv.shutdown();
+}
+
+#[test]
+fn a_plain_http_page_from_another_host_explains_why_tx_needs_https() {
+    let _t = turn();
+    let srv = start(None);
+    // rigweb.test resolves to 127.0.0.1 (the browser's resolver rule): not a secure context
+    let page = Browser::shared().new_page(1280, 900);
+    page.navigate(&format!("http://rigweb.test:{}/", srv.addr().port()));
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online'",
+        Duration::from_secs(20),
+    );
+    page.wait_for("window.rigweb.scope.rows > 5", Duration::from_secs(20));
+    let support = page.eval("window.rigweb.audio.support");
+    assert_eq!(support["secure"], false, "{support}");
+    assert_eq!(support["worklet"], false);
+    let note = page.eval("document.getElementById('tx-note').textContent");
+    assert!(
+        note.as_str().unwrap().contains("HTTPS"),
+        "one sentence on why and how: {note}"
+    );
+    let secure_note = page.eval("document.getElementById('audio-secure').hidden");
+    assert_eq!(secure_note, false);
+    // RX still plays there: PCM16 through the main-thread ring (no worklet, no WebCodecs)
+    page.eval(&format!("{FEED_TONE}('pcm16')"));
+    page.wait_for("window.rigweb.audio.peak > 0.1", Duration::from_secs(10));
+    assert_eq!(page.eval("window.rigweb.audio.codec"), "pcm16");
+    page.eval("document.getElementById('tx-note').scrollIntoView({block: 'center'})");
+    page.screenshot("plain-http.png");
+    srv.shutdown();
+}
+
+#[test]
+fn overlay_labels_tune_and_broadcasters_switch_to_am() {
+    let _t = turn();
+    let srv = start(None);
+    let addr = srv.addr();
+    let page = open(addr, 1440, 900, "dark");
+    // today's server answers 501 for the overlay routes: no overlay toggles are shown
+    assert_eq!(
+        page.eval("window.rigweb.parts.scope.overlayGroup.hidden"),
+        true
+    );
+    // records as the band-plan, EiBi and DX routes describe them, around the scope (this
+    // server has none of the routes, so the page's fetches are switched off)
+    let range = page.eval("window.rigweb.scope.range");
+    let start_hz = range["startHz"].as_f64().unwrap();
+    let end_hz = range["endHz"].as_f64().unwrap();
+    let mid = ((start_hz + end_hz) / 2.0 / 1000.0).round() * 1000.0;
+    page.eval(&format!(
+        "(() => {{ const o = window.rigweb.parts.overlays; o.fetchRange = async () => {{}}; \
+           o.available = {{ bandplan: true, eibi: true, dx: true }}; o.enabled = {{ bandplan: true, eibi: true, dx: true }}; \
+           o.data.bandplan = [{{ start: {s}, end: {m}, mode: 'phone', label: 'Phone', color: '#60A5FA', layer: 'ham' }}]; \
+           o.data.eibi = [{{ start: {m} - 2500, end: {m} + 2500, station: 'Radio <b>Test</b>', schedule: '0000-2400 UTC', notes: 'English' }}]; \
+           o.data.dx = [{{ freq: {m} + 6000, call: 'JA1XYZ', spotter: 'K1ABC', comment: 'CW 599' }}]; \
+           o.render(); }})()",
+        s = start_hz as u64,
+        m = mid as u64,
+    ));
+    assert_eq!(
+        page.eval("document.querySelectorAll('#overlay-strip .seg-o').length"),
+        1
+    );
+    assert_eq!(
+        page.eval("document.getElementById('overlay-strip').hidden"),
+        false
+    );
+    // station names are text, never markup
+    assert_eq!(
+        page.eval("document.querySelector('.tag.bc').textContent"),
+        "Radio <b>Test</b>"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.tag.bc b').length"),
+        0
+    );
+    page.click(".tag.bc");
+    wait_state(addr, "the broadcaster in AM", |s| {
+        s["main"]["freqHz"].as_f64() == Some(mid) && s["main"]["mode"] == "AM"
+    });
+    page.click(".tag.dx");
+    wait_state(addr, "the DX spot", |s| {
+        s["main"]["freqHz"].as_f64() == Some(mid + 6000.0)
+    });
+    page.screenshot("overlays.png");
+    assert!(
+        unexpected_errors(&page).is_empty(),
+        "{:?}",
+        unexpected_errors(&page)
+    );
+    srv.shutdown();
+}
