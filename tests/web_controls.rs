@@ -56,6 +56,7 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
         json!({"span_hz": 5000, "ref_db": -2.5, "speed": "slow", "hold": false}),
     ));
     ok(&ws.cmd("16", "set_data_mode", json!({"data": 1})));
+    ok(&ws.cmd("16b", "set_monitor_gain", json!({"level": 99})));
     let s = state(a);
     let m = &s["main"];
     assert_eq!(
@@ -122,6 +123,8 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
         (true, true, true, -250)
     );
     assert_eq!(snap.scope.rx[0].half_span_hz, 5000);
+    assert_eq!(snap.levels.get(&0x15), Some(&99), "monitor gain");
+    assert_eq!(s["monitorGain"], 99);
     assert_eq!(snap.scope.rx[0].ref_tenths_db, -25);
     // a width the mode does not have, and a mode without widths
     let r = ws.cmd("e1", "set_filter_width", json!({"hz": 2150}));

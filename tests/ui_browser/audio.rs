@@ -134,4 +134,3 @@ fn the_stream_channels_are_used_when_the_server_has_them() {
     );
     srv.shutdown();
 }
-

@@ -270,6 +270,8 @@ pub struct RadioState {
     pub comp_level: Option<u16>,
     /// Microphone gain 0..255.
     pub mic_gain: Option<u16>,
+    /// Monitor gain 0..255.
+    pub monitor_gain: Option<u16>,
     /// Scope settings.
     pub scope: ScopeState,
 }
@@ -293,6 +295,7 @@ impl RadioState {
             comp: None,
             comp_level: None,
             mic_gain: None,
+            monitor_gain: None,
             scope: ScopeState::default(),
         }
     }

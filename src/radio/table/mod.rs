@@ -9,6 +9,8 @@
 pub mod catalogue;
 mod check;
 pub mod codec;
+#[macro_use]
+mod fields;
 mod params;
 mod rows;
 pub mod settings;

@@ -465,6 +465,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("level", true, LEVEL)],
         &[("level", SettingId::MicGain)],
     ),
+    write(
+        "set_monitor_gain",
+        "Monitor gain (hearing one's own transmission)",
+        Global,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::MonitorGain)],
+    ),
     CommandSpec {
         need_one: true,
         ..write(

@@ -5,12 +5,11 @@
 //! replies and transceive frames, the fetch and the change events all come from here:
 //! adding a level command is one row here, one state field and one command row.
 
-use serde::Serialize;
-use serde_json::Value;
-
 use super::codec::Codec;
+use super::fields::{
+    Field, agc, byte, flag, hz32, hz64, json, level, offset, scope_mode, speed, tenths, tuner,
+};
 use crate::profile::Feature;
-use crate::radio::state::{Agc, RadioState, ScopeSpeed, Tuner};
 use crate::wire::civ::cmd::{self, function, level, rit, scope, tx, vfo};
 
 /// Where a setting lives.
@@ -23,25 +22,6 @@ pub enum Place {
     Receiver,
     /// One value per scope receiver: the receiver byte follows the prefix (`27 14 <rx>`).
     ScopeReceiver,
-}
-
-/// The state field behind a setting: read as JSON (for events and change detection),
-/// written from a raw value (false when the value is not valid for the field).
-#[derive(Clone, Copy)]
-pub struct Field {
-    /// The field's value for receiver `rx` (ignored for global fields), `None` when unknown.
-    pub get: fn(&RadioState, u8) -> Option<Value>,
-    /// Sets the field for receiver `rx` from a raw value.
-    pub set: fn(&mut RadioState, u8, i64) -> bool,
-    /// The field's path in the state resource (relative to the receiver object for
-    /// per-receiver settings).
-    pub path: &'static str,
-}
-
-impl std::fmt::Debug for Field {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.path)
-    }
 }
 
 /// Every setting the table knows (the closed vocabulary of [`SETTINGS`]).
@@ -101,6 +81,8 @@ pub enum SettingId {
     ScopeSpeed,
     /// Scope hold.
     ScopeHold,
+    /// Monitor gain (hearing one's own transmission).
+    MonitorGain,
 }
 
 /// One row of the settings table.
@@ -150,129 +132,6 @@ impl Setting {
     }
 }
 
-fn json<T: Serialize>(v: T) -> Option<Value> {
-    serde_json::to_value(v).ok()
-}
-
-fn level(raw: i64) -> Option<u16> {
-    u16::try_from(raw).ok().filter(|v| *v <= 255)
-}
-
-fn byte(raw: i64) -> Option<u8> {
-    u8::try_from(raw).ok()
-}
-
-fn flag(raw: i64) -> Option<bool> {
-    match raw {
-        0 => Some(false),
-        1 => Some(true),
-        _ => None,
-    }
-}
-
-fn agc(raw: i64) -> Option<Agc> {
-    match raw {
-        1 => Some(Agc::Fast),
-        2 => Some(Agc::Mid),
-        3 => Some(Agc::Slow),
-        _ => None,
-    }
-}
-
-fn tuner(raw: i64) -> Option<Tuner> {
-    match raw {
-        0 => Some(Tuner::Off),
-        1 => Some(Tuner::On),
-        2 => Some(Tuner::Tune),
-        _ => None,
-    }
-}
-
-fn speed(raw: i64) -> Option<ScopeSpeed> {
-    match raw {
-        0 => Some(ScopeSpeed::Fast),
-        1 => Some(ScopeSpeed::Mid),
-        2 => Some(ScopeSpeed::Slow),
-        _ => None,
-    }
-}
-
-fn scope_mode(raw: i64) -> Option<u8> {
-    u8::try_from(raw).ok().filter(|m| *m <= 3)
-}
-
-fn hz32(raw: i64) -> Option<u32> {
-    u32::try_from(raw).ok()
-}
-
-fn hz64(raw: i64) -> Option<u64> {
-    u64::try_from(raw).ok()
-}
-
-fn offset(raw: i64) -> Option<i32> {
-    i32::try_from(raw).ok().filter(|v| v.abs() <= 9999)
-}
-
-fn tenths(raw: i64) -> Option<i16> {
-    i16::try_from(raw).ok()
-}
-
-/// A per-receiver field `$f` converted from raw by `$conv`.
-macro_rules! rx_field {
-    ($f:ident, $conv:expr, $path:literal) => {
-        Field {
-            get: |s, rx| s.receiver(rx).and_then(|r| r.$f).and_then(json),
-            set: |s, rx, raw| match (s.receiver_mut(rx), $conv(raw)) {
-                (Some(r), Some(v)) => {
-                    r.$f = Some(v);
-                    true
-                }
-                _ => false,
-            },
-            path: $path,
-        }
-    };
-}
-
-/// A global field `$f` converted from raw by `$conv`.
-macro_rules! global_field {
-    ($f:ident, $conv:expr, $path:literal) => {
-        Field {
-            get: |s, _| s.$f.and_then(json),
-            set: |s, _, raw| match $conv(raw) {
-                Some(v) => {
-                    s.$f = Some(v);
-                    true
-                }
-                None => false,
-            },
-            path: $path,
-        }
-    };
-}
-
-/// A field of the scope state, kept for the receiver the scope shows.
-macro_rules! scope_field {
-    ($f:ident, $conv:expr, $path:literal) => {
-        Field {
-            get: |s, rx| {
-                (s.scope.receiver == rx)
-                    .then_some(s.scope.$f)
-                    .flatten()
-                    .and_then(json)
-            },
-            set: |s, rx, raw| match $conv(raw) {
-                Some(v) if s.scope.receiver == rx => {
-                    s.scope.$f = Some(v);
-                    true
-                }
-                _ => false,
-            },
-            path: $path,
-        }
-    };
-}
-
 #[allow(clippy::too_many_arguments)]
 const fn row(
     id: SettingId,
@@ -303,7 +162,7 @@ use Codec::{Flag, Level};
 use Place::{Global, Receiver, ScopeReceiver};
 
 /// The settings table, indexed by [`SettingId`].
-pub static SETTINGS: [Setting; 27] = [
+pub static SETTINGS: [Setting; 28] = [
     row(
         SettingId::AfGain,
         cmd::LEVEL,
@@ -603,6 +462,17 @@ pub static SETTINGS: [Setting; 27] = [
         scope_field!(hold, flag, "scope.hold"),
         "scope_hold_changed",
         "hold",
+    ),
+    row(
+        SettingId::MonitorGain,
+        cmd::LEVEL,
+        &[level::MONITOR],
+        Global,
+        Level,
+        Some(Feature::Tx),
+        global_field!(monitor_gain, level, "monitorGain"),
+        "monitor_gain_changed",
+        "level",
     ),
 ];
 
