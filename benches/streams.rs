@@ -286,6 +286,32 @@ fn fan_out(secs: u64) {
         print(&format!("{n} scope clients at 30 fps"), &f);
         by_n.push((n, f.cpu_pct));
     }
+    // the parts of the full load on their own
+    for (label, load) in [
+        (
+            "meters at 20 fps alone",
+            Load {
+                meters: true,
+                ..Load::default()
+            },
+        ),
+        (
+            "1 Opus listener alone",
+            Load {
+                opus: 1,
+                ..Load::default()
+            },
+        ),
+        (
+            "4 Opus listeners alone",
+            Load {
+                opus: 4,
+                ..Load::default()
+            },
+        ),
+    ] {
+        print(label, &run(addr, &pid, load, secs));
+    }
     let all = run(
         addr,
         &pid,
