@@ -346,6 +346,15 @@ impl Page {
         r["result"]["value"].clone()
     }
 
+    /// What the page says of its connection and feeds (for failure messages).
+    pub fn diagnostics(&self) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": "(() => { try { const r = window.rigweb, f = r.parts.feeds; return { link: r.link, feeds: r.feeds, subscribed: f.subscribed, visible: f.visible, scopeCh: f.scopeCh.state, metersCh: f.metersCh.state, control: r.parts.control.channel.state, scope: r.scope }; } catch (e) { return String(e); } })()", "returnByValue": true}),
+        );
+        r["result"]["value"].clone()
+    }
+
     /// Polls `expr` until it is truthy; returns its value. Panics after `timeout`.
     pub fn wait_for(&self, expr: &str, timeout: Duration) -> Value {
         let end = Instant::now() + timeout;
@@ -367,7 +376,8 @@ impl Page {
             }
             if Instant::now() > end {
                 panic!(
-                    "waited {timeout:?} for `{expr}`; last value {v}, errors: {:?}",
+                    "waited {timeout:?} for `{expr}`; last value {v}, page: {}, errors: {:?}",
+                    self.diagnostics(),
                     self.console_errors()
                 );
             }

@@ -287,6 +287,11 @@ impl Engine {
     /// Answers at once what cannot run now; returns the job when it can.
     fn admit(&mut self, job: Job, now: Instant) -> Option<Job> {
         let (ptt, power_on) = self.store.read(|c| (c.radio.ptt, c.radio.power_on));
+        if let Command::ScopeOutput(on) = job.cmd {
+            // what the viewers want holds even when it cannot be sent now (link down,
+            // radio off): the fetch after the next (re)connect restores it
+            self.scope_output = on;
+        }
         match &job.cmd {
             Command::Release => {
                 self.start_release(safety::Reason::Requested, Some(job.reply), now);

@@ -168,3 +168,18 @@ fn a_booting_radio_that_refuses_power_on_at_first_is_asked_again() {
     assert!(p.rig.powered());
     assert_eq!(p.sent_count(&[cmd::POWER, 0x01]), 3);
 }
+
+#[test]
+fn scope_output_asked_for_while_the_link_is_down_is_sent_once_it_is_up() {
+    // regression: a page that reconnected before the radio did opened the scope channel,
+    // the pump's "output on" was refused (link down), and no sweep ever came
+    let mut p = Pair::new("ic7610", super::cfg());
+    let id = p.submit(Command::ScopeOutput(true));
+    p.run_for(Duration::from_millis(10));
+    assert_eq!(code(&p.result(id).expect("answered at once")), "radio_unavailable");
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(30));
+    assert!(p.content().connection.radio_ready);
+    assert_eq!(p.sent_count(&[cmd::SCOPE, cmd::scope::OUTPUT, 0x01]), 1);
+    assert!(p.content().radio.scope.streaming);
+}
