@@ -1,5 +1,6 @@
 //! Web figures (issue 3): `cmd` -> `response` latency through the whole stack to the
-//! simulator and back (1 and 8 clients), `GET /api/v1/state` requests per second (200
+//! simulator and back (1 and 8 clients, and 8 clients while 4 scope clients stream at
+//! 30 fps: issue 9), `GET /api/v1/state` requests per second (200
 //! and 304 paths), and memory with 50 idle control clients.
 //!
 //! `cargo bench --bench web -- [--cmds N] [--seconds S]` (defaults 5000 commands per
@@ -10,6 +11,8 @@ mod support;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rigweb::app::Tuning;
@@ -60,6 +63,29 @@ fn command_latencies(addr: SocketAddr, n: usize, seed: u64) -> Vec<Duration> {
 }
 
 /// A WebSocket opened by hand (no client-side buffers): upgrade request, 101 read.
+/// Reads `/api/v1/scope` at 30 fps until `streaming` is cleared, counting frames.
+fn scope_reader(addr: SocketAddr, streaming: &AtomicBool, frames: &AtomicU64) {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let (mut w, _) =
+        tungstenite::client(format!("ws://{addr}/api/v1/scope?fps=30&receiver=0"), s).unwrap();
+    while streaming.load(Ordering::Relaxed) {
+        match w.read() {
+            Ok(Message::Binary(_)) => {
+                frames.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => panic!("scope client: {e}"),
+        }
+    }
+}
+
 fn raw_ws(addr: SocketAddr) -> TcpStream {
     let mut s = TcpStream::connect(addr).unwrap();
     s.write_all(
@@ -211,6 +237,40 @@ fn main() {
         all,
         t.elapsed(),
     );
+
+    // issue 9: the same 8 clients while 4 scope clients stream at 30 fps
+    let streaming = Arc::new(AtomicBool::new(true));
+    let frames = Arc::new(AtomicU64::new(0));
+    let scopes: Vec<_> = (0..4)
+        .map(|_| {
+            let (streaming, frames) = (streaming.clone(), frames.clone());
+            std::thread::spawn(move || scope_reader(addr, &streaming, &frames))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    let f0 = frames.load(Ordering::Relaxed);
+    let t = Instant::now();
+    let handles: Vec<_> = (0..8u64)
+        .map(|c| std::thread::spawn(move || command_latencies(addr, cmds / 8, c + 20)))
+        .collect();
+    let all: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    let wall = t.elapsed();
+    let fps = (frames.load(Ordering::Relaxed) - f0) as f64 / wall.as_secs_f64() / 4.0;
+    report(
+        &format!(
+            "cmd -> response, 8 clients, {} set_freq each, while 4 scope clients stream ({fps:.1} fps each)",
+            cmds / 8
+        ),
+        all,
+        wall,
+    );
+    streaming.store(false, Ordering::Relaxed);
+    for s in scopes {
+        s.join().unwrap();
+    }
 
     for threads in [1, 4] {
         let rate = state_rate(addr, threads, secs, None);

@@ -1,36 +1,36 @@
-//! Waking a thread that sleeps in [`super::poll::poll`]: a socket pair whose read end
-//! is polled. Wakes are coalesced with a flag, so a burst of messages costs one
-//! syscall, and a thread that is already awake costs none.
+//! Waking a thread that sleeps in [`super::poll::poll`]: an `eventfd(2)` on Linux (a
+//! socket pair elsewhere) whose read end is polled. Wakes are coalesced with a flag, so
+//! a burst of messages costs one syscall, and a thread that is already awake costs none.
+//! An eventfd is a counter in the kernel: a wake is one 8-byte write, a clear one read,
+//! without the socket buffer that a socket pair allocates per wake (the scope fan-out
+//! wakes every viewer's thread once per sweep, so this is on the hot path).
 
-use std::io::{self, Read, Write};
+use std::io;
 use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The sending half: cheap to clone, safe to call from any thread.
 #[derive(Debug, Clone)]
 pub struct Waker {
-    tx: Arc<UnixStream>,
+    tx: Arc<Signal>,
     pending: Arc<AtomicBool>,
 }
 
 /// The receiving half, owned by the thread that polls.
 #[derive(Debug)]
 pub struct WakeReceiver {
-    rx: UnixStream,
+    rx: Arc<Signal>,
     pending: Arc<AtomicBool>,
 }
 
 /// A connected waker pair.
 pub fn pair() -> io::Result<(Waker, WakeReceiver)> {
-    let (tx, rx) = UnixStream::pair()?;
-    tx.set_nonblocking(true)?;
-    rx.set_nonblocking(true)?;
+    let (tx, rx) = Signal::new()?;
     let pending = Arc::new(AtomicBool::new(false));
     Ok((
         Waker {
-            tx: Arc::new(tx),
+            tx,
             pending: pending.clone(),
         },
         WakeReceiver { rx, pending },
@@ -41,8 +41,7 @@ impl Waker {
     /// Wakes the receiving thread (no-op if a wake is already pending).
     pub fn wake(&self) {
         if !self.pending.swap(true, Ordering::AcqRel) {
-            // A full buffer means a wake byte is already queued: nothing to do.
-            let _ = (&*self.tx).write(&[1]);
+            self.tx.raise();
         }
     }
 }
@@ -50,23 +49,111 @@ impl Waker {
 impl WakeReceiver {
     /// The descriptor to poll for readability.
     pub fn fd(&self) -> RawFd {
-        self.rx.as_raw_fd()
+        self.rx.read_fd()
     }
 
     /// Clears the wake; call before draining the queues the wake was about.
     ///
-    /// The pipe is emptied *before* the flag is reset: the other order could swallow the
-    /// byte of a wake that set the flag just after the reset, leaving the flag set with
-    /// an empty pipe, and every later wake would then be skipped. In this order a wake
-    /// racing with `clear` at worst leaves one extra byte (one spare wake-up).
+    /// The signal is emptied *before* the flag is reset: the other order could swallow
+    /// the signal of a wake that set the flag just after the reset, leaving the flag set
+    /// with nothing to poll, and every later wake would then be skipped. In this order a
+    /// wake racing with `clear` at worst leaves one spare wake-up.
     pub fn clear(&mut self) {
+        self.rx.lower();
+        self.pending.store(false, Ordering::Release);
+    }
+}
+
+/// The kernel object that makes a descriptor readable.
+#[cfg(target_os = "linux")]
+#[derive(Debug)]
+struct Signal {
+    fd: std::os::fd::OwnedFd,
+}
+
+#[cfg(target_os = "linux")]
+impl Signal {
+    fn new() -> io::Result<(Arc<Signal>, Arc<Signal>)> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: eventfd takes no pointers; a non-negative result is a new descriptor
+        // that nothing else owns
+        let fd = unsafe { libc::eventfd(0, libc::EFD_NONBLOCK | libc::EFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `fd` was just created and is owned here only
+        let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
+        let s = Arc::new(Signal { fd });
+        Ok((s.clone(), s))
+    }
+
+    fn raise(&self) {
+        let one: u64 = 1;
+        // SAFETY: writes 8 bytes from a live u64 to a descriptor this value owns. A full
+        // counter (EAGAIN) means a wake is pending already: nothing to do.
+        let _ = unsafe {
+            libc::write(
+                self.fd.as_raw_fd(),
+                (&one as *const u64).cast::<libc::c_void>(),
+                8,
+            )
+        };
+    }
+
+    fn lower(&self) {
+        let mut n: u64 = 0;
+        // SAFETY: reads at most 8 bytes into a live u64. One read resets the counter;
+        // EAGAIN means it was zero.
+        let _ = unsafe {
+            libc::read(
+                self.fd.as_raw_fd(),
+                (&mut n as *mut u64).cast::<libc::c_void>(),
+                8,
+            )
+        };
+    }
+
+    fn read_fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+}
+
+/// The kernel object that makes a descriptor readable: a non-blocking socket pair.
+#[cfg(not(target_os = "linux"))]
+#[derive(Debug)]
+struct Signal {
+    tx: std::os::unix::net::UnixStream,
+    rx: std::os::unix::net::UnixStream,
+}
+
+#[cfg(not(target_os = "linux"))]
+impl Signal {
+    fn new() -> io::Result<(Arc<Signal>, Arc<Signal>)> {
+        let (tx, rx) = std::os::unix::net::UnixStream::pair()?;
+        tx.set_nonblocking(true)?;
+        rx.set_nonblocking(true)?;
+        let s = Arc::new(Signal { tx, rx });
+        Ok((s.clone(), s))
+    }
+
+    fn raise(&self) {
+        use std::io::Write;
+        // a full buffer means a wake byte is already queued: nothing to do
+        let _ = (&self.tx).write(&[1]);
+    }
+
+    fn lower(&self) {
+        use std::io::Read;
         let mut buf = [0u8; 64];
-        while let Ok(n) = self.rx.read(&mut buf) {
-            if n == 0 {
+        while let Ok(n) = (&self.rx).read(&mut buf) {
+            if n < buf.len() {
                 break;
             }
         }
-        self.pending.store(false, Ordering::Release);
+    }
+
+    fn read_fd(&self) -> RawFd {
+        self.rx.as_raw_fd()
     }
 }
 

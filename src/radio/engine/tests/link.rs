@@ -176,7 +176,10 @@ fn scope_output_asked_for_while_the_link_is_down_is_sent_once_it_is_up() {
     let mut p = Pair::new("ic7610", super::cfg());
     let id = p.submit(Command::ScopeOutput(true));
     p.run_for(Duration::from_millis(10));
-    assert_eq!(code(&p.result(id).expect("answered at once")), "radio_unavailable");
+    assert_eq!(
+        code(&p.result(id).expect("answered at once")),
+        "radio_unavailable"
+    );
     p.link(LinkState::Ready);
     p.run_for(Duration::from_secs(30));
     assert!(p.content().connection.radio_ready);
