@@ -41,9 +41,25 @@ fn read_json(w: &mut WebSocket<TcpStream>) -> Value {
 
 /// Sequential `set_freq` commands on one socket; returns each round trip.
 fn command_latencies(addr: SocketAddr, n: usize, seed: u64) -> Vec<Duration> {
+    paced_command_latencies(addr, n, seed, Duration::ZERO)
+}
+
+/// `set_freq` commands on one socket, each sent `every` after the one before it was sent
+/// (back to back when its answer came later); returns each round trip.
+fn paced_command_latencies(
+    addr: SocketAddr,
+    n: usize,
+    seed: u64,
+    every: Duration,
+) -> Vec<Duration> {
     let mut w = ws(addr);
     let mut out = Vec::with_capacity(n);
+    let mut next = Instant::now();
     for i in 0..n {
+        if let Some(wait) = next.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        next += every;
         let id = format!("{seed}-{i}");
         let hz = 14_000_000 + ((seed * 7919 + i as u64) % 300_000);
         let msg = json!({"type": "cmd", "id": id, "name": "set_freq", "params": {"freq": hz}})
@@ -261,7 +277,33 @@ fn main() {
     let fps = (frames.load(Ordering::Relaxed) - f0) as f64 / wall.as_secs_f64() / 4.0;
     report(
         &format!(
-            "cmd -> response, 8 clients, {} set_freq each, while 4 scope clients stream ({fps:.1} fps each)",
+            "cmd -> response, 8 clients back to back, {} set_freq each, while 4 scope clients stream ({fps:.1} fps each)",
+            cmds / 8
+        ),
+        all,
+        wall,
+    );
+    // the same, each client sending a command every 10 ms (800 commands/s in all, the
+    // clients' phases spread over the 10 ms)
+    let (t, f0) = (Instant::now(), frames.load(Ordering::Relaxed));
+    let handles: Vec<_> = (0..8u64)
+        .map(|c| {
+            std::thread::spawn(move || {
+                // spread over the 10 ms, as independent clients are
+                std::thread::sleep(Duration::from_micros(1250 * c));
+                paced_command_latencies(addr, cmds / 8, c + 30, Duration::from_millis(10))
+            })
+        })
+        .collect();
+    let all: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    let wall = t.elapsed();
+    let fps = (frames.load(Ordering::Relaxed) - f0) as f64 / wall.as_secs_f64() / 4.0;
+    report(
+        &format!(
+            "cmd -> response, 8 clients each every 10 ms, {} set_freq each, while 4 scope clients stream ({fps:.1} fps each)",
             cmds / 8
         ),
         all,
