@@ -76,9 +76,26 @@ struct StoreInner {
     revision: u64,
     updated_at: SystemTime,
     doc: Map<String, Value>,
-    json: Arc<String>,
+    /// `doc` as text, made when a snapshot first asks for it after a change (most
+    /// changes, a meter or a dial turn, are never read as a whole document).
+    json: Option<Arc<String>>,
     sinks: Vec<(u64, Arc<dyn StateSink>)>,
     next_sink: u64,
+}
+
+impl StoreInner {
+    fn snapshot(&mut self) -> Snapshot {
+        let doc = &self.doc;
+        let json = self
+            .json
+            .get_or_insert_with(|| Arc::new(Value::Object(doc.clone()).to_string()))
+            .clone();
+        Snapshot {
+            revision: self.revision,
+            json,
+            content: self.content.clone(),
+        }
+    }
 }
 
 /// Holds the state resource; see the module docs.
@@ -91,14 +108,13 @@ impl StateStore {
     pub fn new(content: StateContent) -> StateStore {
         let updated_at = SystemTime::now();
         let doc = content.to_json(1, updated_at);
-        let json = Arc::new(Value::Object(doc.clone()).to_string());
         StateStore {
             inner: Mutex::new(StoreInner {
                 content,
                 revision: 1,
                 updated_at,
                 doc,
-                json,
+                json: None,
                 sinks: Vec::new(),
                 next_sink: 1,
             }),
@@ -117,12 +133,7 @@ impl StateStore {
 
     /// A consistent snapshot.
     pub fn snapshot(&self) -> Snapshot {
-        let g = self.inner.lock();
-        Snapshot {
-            revision: g.revision,
-            json: g.json.clone(),
-            content: g.content.clone(),
-        }
+        self.inner.lock().snapshot()
     }
 
     /// Changes the content. When anything visible changed, the revision goes up by one,
@@ -141,7 +152,7 @@ impl StateStore {
         let events = derive_events(&before, &g.content);
         g.revision = revision;
         g.updated_at = updated_at;
-        g.json = Arc::new(Value::Object(doc.clone()).to_string());
+        g.json = None;
         g.doc = doc;
         let change = Arc::new(StateChange {
             revision,
@@ -176,11 +187,7 @@ impl StateStore {
         let mut g = self.inner.lock();
         let id = g.next_sink;
         g.next_sink += 1;
-        let snap = Snapshot {
-            revision: g.revision,
-            json: g.json.clone(),
-            content: g.content.clone(),
-        };
+        let snap = g.snapshot();
         sink.on_snapshot(&snap);
         g.sinks.push((id, sink));
         (id, snap)
