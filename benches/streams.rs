@@ -111,7 +111,8 @@ fn ws(addr: SocketAddr, path: &str) -> WebSocket<TcpStream> {
 /// Makes the `n`-th command a control client sends.
 type CommandMaker = Box<dyn FnMut(u64) -> String + Send>;
 
-/// A client reading everything on its own thread, counting binary frames.
+/// A client reading everything on its own thread, counting binary frames (a control
+/// client: the `ok` responses to its commands).
 struct Reader {
     frames: Arc<AtomicU64>,
     thread: JoinHandle<()>,
@@ -141,6 +142,14 @@ fn reader(
             }
             match w.read() {
                 Ok(Message::Binary(_)) => {
+                    f.fetch_add(1, Ordering::Relaxed);
+                }
+                // a control client counts the answers to its commands
+                Ok(Message::Text(t))
+                    if every.is_some()
+                        && serde_json::from_str::<serde_json::Value>(t.as_str())
+                            .is_ok_and(|v| v["type"] == "response" && v["ok"] == true) =>
+                {
                     f.fetch_add(1, Ordering::Relaxed);
                 }
                 Ok(_) => {}
@@ -210,7 +219,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
             .to_string()
         });
         readers.push((
-            "control",
+            "responses",
             reader(w, stop.clone(), Some((Duration::from_millis(200), make))),
         ));
     }

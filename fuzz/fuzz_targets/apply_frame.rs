@@ -20,7 +20,7 @@ use libfuzzer_sys::fuzz_target;
 use rigweb::profile::{Profile, VfoScheme};
 use rigweb::radio::apply::apply_frame;
 use rigweb::radio::service::initial_content;
-use rigweb::radio::state::{RadioState, StateContent};
+use rigweb::radio::state::{RadioState, Selected, StateContent};
 use rigweb::wire::civ::Frame;
 use rigweb_fuzz::common::{Bytes, bcd_freq_candidates, bcd1, freq_bcd, profiles};
 
@@ -29,39 +29,56 @@ const CMDS: [u8; 15] = [
 ];
 
 /// Every frequency field of the state.
-fn freqs(s: &RadioState) -> Vec<u64> {
+fn freqs(s: &RadioState) -> Vec<Option<u64>> {
     let mut v = vec![s.main.freq_hz, s.scope.span_hz];
     for r in std::iter::once(&s.main).chain(s.sub.as_ref()) {
         v.push(r.freq_hz);
-        v.extend(r.vfo_a.as_ref().map(|x| x.freq_hz));
-        v.extend(r.vfo_b.as_ref().map(|x| x.freq_hz));
+        v.push(r.vfo_a.as_ref().and_then(|x| x.freq_hz));
+        v.push(r.vfo_b.as_ref().and_then(|x| x.freq_hz));
     }
     v
+}
+
+fn check_mode(modes: &[String], m: &Option<String>) {
+    if let Some(m) = m {
+        assert!(modes.contains(m), "mode {m:?} not in the profile");
+    }
+}
+
+fn check_filter(f: Option<u8>) {
+    if let Some(f) = f {
+        assert!((1..=3).contains(&f), "filter {f}");
+    }
 }
 
 fn check_state(p: &Profile, before: &StateContent, c: &StateContent, f: &Frame) {
     let s = &c.radio;
     let modes = &p.modes.list;
     for r in std::iter::once(&s.main).chain(s.sub.as_ref()) {
+        check_mode(modes, &r.mode);
+        check_filter(r.filter);
         assert!(
-            modes.contains(&r.mode),
-            "mode {:?} not in the profile",
-            r.mode
+            r.data_mode.is_none_or(|d| d <= 3),
+            "data mode {:?}",
+            r.data_mode
         );
-        assert!((1..=3).contains(&r.filter), "filter {}", r.filter);
-        assert!(r.data_mode <= 3, "data mode {}", r.data_mode);
-        assert!(r.att <= 99 && r.preamp <= 99, "att/preamp not a BCD value");
+        assert!(
+            r.att.is_none_or(|a| a <= 99) && r.preamp.is_none_or(|a| a <= 99),
+            "att/preamp not a BCD value"
+        );
         for v in r.vfo_a.iter().chain(r.vfo_b.iter()) {
-            assert!(modes.contains(&v.mode), "VFO mode {:?}", v.mode);
-            assert!((1..=3).contains(&v.filter), "VFO filter {}", v.filter);
+            check_mode(modes, &v.mode);
+            check_filter(v.filter);
         }
     }
-    match p.vfo.scheme {
-        VfoScheme::Ab => assert!(s.active == "A" || s.active == "B", "active {:?}", s.active),
-        VfoScheme::MainSub => assert!(
-            s.active == "MAIN" || (s.active == "SUB" && s.sub.is_some()),
-            "active {:?}",
-            s.active
+    match (p.vfo.scheme, s.active) {
+        (_, None) => {}
+        (VfoScheme::Ab, Some(a)) => {
+            assert!(a == Selected::A || a == Selected::B, "active {a:?}")
+        }
+        (VfoScheme::MainSub, Some(a)) => assert!(
+            a == Selected::Main || (a == Selected::Sub && s.sub.is_some()),
+            "active {a:?}"
         ),
     }
     let b = &before.radio;
@@ -72,11 +89,16 @@ fn check_state(p: &Profile, before: &StateContent, c: &StateContent, f: &Frame) 
     );
     assert_eq!(s.main.vfo_a.is_some(), b.main.vfo_a.is_some());
     assert_eq!(s.main.vfo_b.is_some(), b.main.vfo_b.is_some());
-    assert!(s.scope.receiver <= 1 && s.scope.mode <= 3, "scope settings");
+    assert!(
+        s.scope.receiver <= 1 && s.scope.mode.is_none_or(|m| m <= 3),
+        "scope settings"
+    );
     let cands = bcd_freq_candidates(&f.data);
     let old = freqs(b);
     for (i, hz) in freqs(s).into_iter().enumerate() {
-        if hz != old[i] {
+        if let Some(hz) = hz
+            && Some(hz) != old[i]
+        {
             assert!(
                 cands.contains(&hz),
                 "frequency {hz} written that no BCD field of {f:02X?} holds"

@@ -1,7 +1,7 @@
 //! `audio_codec`: the LAN audio codecs `radio::audio::decode` / `encode` (the radio's
 //! RX audio, TX audio from the browser, the simulator's TX input) for every codec byte
-//! 0..=255 (the first input byte) on the rest of the input, plus `block_bytes` and
-//! `TxFramer` for the codec and a sample rate taken from the input.
+//! 0..=255 (the first input byte) on the rest of the input, plus `block_bytes` and the
+//! `dsp::reframe::Reframer` for the codec and a sample rate taken from the input.
 //!
 //! Checks: `decode` returns `None` exactly for the bytes it does not decode (unknown
 //! codecs and Opus) and then appends nothing; otherwise it returns the codec's channel
@@ -10,12 +10,13 @@
 //! for the PCM/µ-law codecs and writes `bytes_per_sample` bytes per sample; PCM16
 //! round-trips both ways exactly, PCM8 keeps the high byte, µ-law decode∘encode is the
 //! identity on decoded values and stays within the G.711 step; `block_bytes` is the
-//! 20 ms block size; `TxFramer` emits only whole 20 ms blocks and keeps the rest.
+//! 20 ms block size; the `Reframer` emits only whole frames and keeps the rest.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use rigweb::dsp::reframe::Reframer;
 use rigweb::wire::lan::audio_codec::{
-    FRAME_MS, TxFramer, block_bytes, decode, encode, ulaw_decode, ulaw_encode,
+    FRAME_MS, block_bytes, decode, encode, ulaw_decode, ulaw_encode,
 };
 use rigweb::wire::lan::codec;
 
@@ -111,16 +112,19 @@ fuzz_target!(|data: &[u8]| {
         Some(per_block * n * ch),
         "block_bytes"
     );
-    if ch == 1 {
-        // a framer never loops: a rate too low for one sample per 20 ms gives 1-sample blocks
-        let spb = per_block.max(1);
-        let mut f = TxFramer::new(c, rate);
-        let blocks = f.push(&samples);
-        assert_eq!(blocks.len(), samples.len() / spb, "TxFramer block count");
-        assert!(
-            blocks.iter().all(|b| b.len() == spb * n),
-            "TxFramer block size"
-        );
-        assert_eq!(f.pending(), samples.len() % spb, "TxFramer pending");
+    // the re-framer cuts whatever block sizes arrive into whole frames of that size
+    // (a rate too low for one sample per 20 ms gives 1-sample frames) and keeps the rest
+    let spb = per_block.clamp(1, 1 << 16);
+    let frame_len = spb * ch;
+    let mut f = Reframer::new(spb, ch);
+    let split = usize::from(payload.first().copied().unwrap_or(0)).min(samples.len());
+    let mut frames = 0usize;
+    for part in [&samples[..split], &samples[split..]] {
+        f.push(part, |frame| {
+            assert_eq!(frame.len(), frame_len, "Reframer frame size");
+            frames += 1;
+        });
     }
+    assert_eq!(frames, samples.len() / frame_len, "Reframer frame count");
+    assert_eq!(f.pending(), samples.len() % frame_len, "Reframer pending");
 });

@@ -12,8 +12,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use rigweb::util::constant_time_eq;
 use rigweb::wire::lan::credentials::{
-    MAX_CREDENTIAL_LEN, constant_time_eq, encode, is_encodable, matches, significant,
+    MAX_CREDENTIAL_LEN, encode, is_encodable, matches, significant,
 };
 
 fn field_of(b: &[u8]) -> [u8; 16] {

@@ -15,7 +15,7 @@
 //! Checks: no panic; every datagram sent fits UDP, parses as a client packet on the
 //! session's port and carries the session's id; at most 16 datagrams per operation,
 //! plus one per seq a retransmit request asks for; after `poll(now)` (at most three
-//! times at the same `now`) `next_deadline` is later than `now` (no busy loop) as long
+//! times at the same `now`) `poll_timeout` is later than `now` (no busy loop) as long
 //! as the session is alive; transport counters and `malformed()` never decrease;
 //! `Ready` carries a CI-V port; CI-V frames delivered are well formed; audio blocks
 //! are non-empty and within the packet limit.
@@ -66,12 +66,14 @@ impl Session {
         }
     }
 
+    /// The session's next timer (an hour away when it has none).
     fn next_deadline(&self, now: Instant) -> Instant {
-        match self {
-            Session::Control(c) => c.next_deadline(),
-            Session::Civ(c) => c.next_deadline(now),
-            Session::Audio(c) => c.next_deadline(now),
-        }
+        let t = match self {
+            Session::Control(c) => c.poll_timeout(),
+            Session::Civ(c) => c.poll_timeout(),
+            Session::Audio(c) => c.poll_timeout(),
+        };
+        t.unwrap_or(now + std::time::Duration::from_secs(3600))
     }
 
     fn stats(&self) -> Option<StreamStats> {

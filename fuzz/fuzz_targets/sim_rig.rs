@@ -91,11 +91,11 @@ fn apply(c: &mut StateContent, p: &Profile, f: &Frame) {
     apply_frame(c, p, f);
     for r in std::iter::once(&c.radio.main).chain(c.radio.sub.as_ref()) {
         assert!(
-            p.modes.list.contains(&r.mode),
+            r.mode.as_ref().is_none_or(|m| p.modes.list.contains(m)),
             "client state mode {:?}",
             r.mode
         );
-        assert!((1..=3).contains(&r.filter));
+        assert!(r.filter.is_none_or(|f| (1..=3).contains(&f)));
     }
 }
 

@@ -55,7 +55,8 @@ fuzz_target!(|data: &[u8]| {
             let (rpath, rquery) = r.split_once('?').expect("redact dropped the query");
             assert_eq!(rpath, path, "redact changed the path");
             let sep = |c: char| c == '&' || c == '?';
-            let (a, b): (Vec<&str>, Vec<&str>) = (query.split(sep).collect(), rquery.split(sep).collect());
+            let (a, b): (Vec<&str>, Vec<&str>) =
+                (query.split(sep).collect(), rquery.split(sep).collect());
             assert_eq!(a.len(), b.len(), "redact changed the parameter count");
             for (p, q) in a.iter().zip(&b) {
                 match p.split_once('=') {
@@ -89,7 +90,11 @@ fn decoded_lower(k: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         let hex = (b[i] == b'%' && i + 2 < b.len())
-            .then(|| std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()))
+            .then(|| {
+                std::str::from_utf8(&b[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+            })
             .flatten();
         match hex {
             Some(v) => {
