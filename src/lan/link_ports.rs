@@ -18,7 +18,7 @@ use super::discovery::DiscoveryConfig;
 use super::link_state::{CtlCmd, LinkShared, LinkSinks, PortReport, drain, id_for_port};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::{self, WakeReceiver, Waker};
-use crate::wire::civ::Frame;
+use crate::wire::civ::{Frame, cmd};
 
 /// Commands to the CI-V thread.
 #[derive(Debug)]
@@ -316,7 +316,7 @@ impl PortRole for CivRole {
 /// A full scope sink drops the sweep (latest data matters); a full CI-V sink is logged.
 fn route(frames: Vec<Frame>, sinks: &LinkSinks) {
     for f in frames {
-        if f.cmd == 0x27 && f.data.first() == Some(&0x00) {
+        if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
             let _ = sinks.scope.try_send(f);
         } else if let Err(TrySendError::Full(f)) = sinks.civ.try_send(f) {
             log::warn!("link: CI-V consumer is behind; frame {:02X} dropped", f.cmd);

@@ -142,7 +142,7 @@ impl Supervisor {
         let mut buf = vec![0u8; 65536];
         let mut out = Vec::new();
         loop {
-            let deadline = self.deadline();
+            let deadline = self.poll_timeout();
             let ready = match poll(
                 &[
                     Interest::read(self.sock.as_raw_fd()),
@@ -199,7 +199,7 @@ impl Supervisor {
         }
     }
 
-    fn deadline(&self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         let now = Instant::now();
         let mut t = match self.phase {
             Phase::Idle | Phase::Failed => None,

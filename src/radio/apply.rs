@@ -178,6 +178,30 @@ fn apply_sel_mode(
     }
 }
 
+/// The receiver whose mode, filter or DATA mode a frame from the radio sets (`None`: it
+/// sets none, or only an unselected VFO of an A/B radio, whose filter width the radio
+/// does not show).
+pub fn mode_frame_receiver(s: &RadioState, scheme: VfoScheme, f: &Frame) -> Option<u8> {
+    let of_sel = |sel: u8| match scheme {
+        VfoScheme::MainSub => Some(if sel == 0 {
+            selected_receiver(s)
+        } else {
+            1 - selected_receiver(s)
+        }),
+        VfoScheme::Ab => (sel == 0).then_some(0),
+    };
+    match (f.cmd, f.data.as_slice()) {
+        (cmd::MODE_NO_REPLY, [_, ..]) => of_sel(0),
+        (cmd::SEL_MODE, [sel @ (0 | 1), _, ..]) => of_sel(*sel),
+        (cmd::EXT, [civ::cmd::ext::DATA_MODE, _, ..]) => of_sel(0),
+        (cmd::RECEIVER_PREFIX, [rx @ (0 | 1), inner_cmd, inner @ ..]) => {
+            let inner = Frame::new(f.to, f.from, *inner_cmd, inner);
+            mode_frame_receiver(s, scheme, &inner).map(|_| *rx)
+        }
+        _ => None,
+    }
+}
+
 /// Applies one frame from the radio; returns true if it changed or confirmed a field.
 pub fn apply_frame(c: &mut StateContent, profile: &Profile, f: &Frame) -> bool {
     apply_frame_to(c, profile, f, None)
@@ -231,10 +255,32 @@ pub fn apply_frame_to(
             });
         }
         (cmd::TX, [civ::cmd::tx::PTT, x @ (0 | 1)]) => s.ptt = Some(*x == 1),
-        (cmd::POWER, [x @ (0 | 1)]) => s.power_on = Some(*x == 1),
+        (cmd::POWER, [x @ (0 | 1)]) => {
+            s.power_on = Some(*x == 1);
+            if *x == 0 {
+                // switched off: so is the transmitter
+                s.ptt = Some(false);
+            }
+        }
         (cmd::RECEIVER_PREFIX, [rx @ (0 | 1), inner_cmd, inner @ ..]) => {
             let inner = Frame::new(f.to, f.from, *inner_cmd, inner);
             return apply_frame_to(c, profile, &inner, Some(*rx));
+        }
+        (cmd::EXT, [civ::cmd::ext::DATA_MODE, data, rest @ ..]) => {
+            // `1A 06 <data> [<filter>]`: of the selected receiver / VFO (or the one a
+            // command-29 prefix names)
+            let Some(data) = civ::from_bcd_byte(*data).ok().filter(|x| *x <= 3) else {
+                return false;
+            };
+            let target = match (scheme, receiver) {
+                (VfoScheme::MainSub, Some(rx)) => Target::Receiver(rx),
+                (VfoScheme::MainSub, None) => Target::Receiver(selected_receiver(s)),
+                (VfoScheme::Ab, _) => Target::SelectedVfo,
+            };
+            let Some((_, Some(mode), _, _)) = vfo_of(s, target) else {
+                return false;
+            };
+            set_mode(s, target, &mode, Some(data), filter_byte(rest.first()));
         }
         (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x @ (0 | 1)]) => s.scope.receiver = *x,
         (cmd::SCOPE, [civ::cmd::scope::DUAL, x @ (0 | 1)]) => s.scope.dual = *x == 1,

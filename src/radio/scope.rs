@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::wire::civ::{Frame, bcd_to_freq, from_bcd_byte};
+use crate::wire::civ::{Frame, bcd_to_freq, cmd, from_bcd_byte};
 use crate::wire::{Result, WireError};
 
 /// Longest sweep accepted, in pixels.
@@ -72,7 +72,7 @@ impl ScopeAssembler {
 
     fn push_inner(&mut self, frame: &Frame, now: Instant) -> Result<Option<ScopeSweep>> {
         let d = &frame.data;
-        if frame.cmd != 0x27 || d.first() != Some(&0x00) {
+        if frame.cmd != cmd::SCOPE || d.first() != Some(&cmd::scope::WAVE) {
             return Err(WireError::BadValue("not a scope wave frame"));
         }
         if d.len() < 4 {

@@ -227,7 +227,7 @@ impl FaultLine {
     }
 
     /// When the next delayed datagram is due.
-    pub fn next_due(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         let q = self.queue.peek().map(|Reverse(p)| p.due);
         let h = self
             .held
@@ -291,7 +291,7 @@ mod tests {
         let mut out = Vec::new();
         l.push(Port::Audio, addr(), vec![1], t, &mut out);
         assert!(out.is_empty());
-        assert_eq!(l.next_due(), Some(t + Duration::from_millis(20)));
+        assert_eq!(l.poll_timeout(), Some(t + Duration::from_millis(20)));
         l.release(t + Duration::from_millis(20), &mut out);
         assert_eq!(out.len(), 1);
         l.silence_until(t + Duration::from_secs(1));

@@ -223,8 +223,8 @@ impl SimLoop {
         loop {
             let deadline = [
                 self.proto.poll_timeout(),
-                self.out_line.next_due(),
-                self.in_line.next_due(),
+                self.out_line.poll_timeout(),
+                self.in_line.poll_timeout(),
             ]
             .into_iter()
             .flatten()

@@ -42,7 +42,9 @@ pub fn procedure(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
             Box::new(set_mode(cx, *target, None, None, Some(*data)))
         }
         Command::Ptt(on) => Box::new(PttKey::new(*on)),
-        Command::Release => Box::new(PttKey::release()),
+        // the engine takes the release itself when it is submitted (`safety.rs`); were
+        // it ever run as a procedure, it would be a plain unkey
+        Command::Release => Box::new(PttKey::new(false)),
         Command::VfoSwap | Command::VfoEqualize => {
             let p = cx.profile;
             let bytes = if *command == Command::VfoSwap {

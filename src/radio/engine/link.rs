@@ -32,7 +32,7 @@ impl Engine {
                         self.internal.push_back(Internal::Fetch);
                     }
                 } else if st != LinkState::Ready {
-                    self.link_down();
+                    self.link_down(now);
                 }
                 self.update_connection();
             }
@@ -53,6 +53,7 @@ impl Engine {
                     c.radio.ptt = Some(false);
                 });
                 self.next_probe = None;
+                self.release_moot();
                 self.update_connection();
             }
             LinkEvent::CivRecovered => {
@@ -80,7 +81,7 @@ impl Engine {
         self.drive(now);
     }
 
-    fn fetch_running(&self) -> bool {
+    pub(super) fn fetch_running(&self) -> bool {
         matches!(
             self.running.as_ref().map(|r| &r.origin),
             Some(Origin::Internal(Internal::Fetch))
@@ -89,7 +90,9 @@ impl Engine {
 
     /// The link went down: nothing in flight survives; PTT is unknown until the radio is
     /// read again (an outstanding release waits for the reconnect).
-    fn link_down(&mut self) {
+    fn link_down(&mut self, now: Instant) {
+        // a transmitter keyed when the link went is unkeyed first thing after the reconnect
+        let keyed = self.tx_since.is_some() || self.store.read(|c| c.radio.ptt) == Some(true);
         self.fetched = false;
         self.standby = false;
         self.next_probe = None;
@@ -107,6 +110,10 @@ impl Engine {
         }
         self.fail_queued_if_down();
         self.store.modify(|c| c.radio.ptt = None);
+        if keyed {
+            log::warn!("the radio link went down while transmitting: unkeying after the reconnect");
+            self.start_release(Reason::Reconnect, None, now);
+        }
     }
 
     /// Switches profile when the radio reports a model other than the configured one.
@@ -198,6 +205,7 @@ impl Engine {
         }
         if on == Some(false) {
             self.fetched = false;
+            self.release_moot();
             self.next_probe.get_or_insert(now + self.cfg.probe_interval);
         } else if !self.civ_recovering {
             self.next_probe = None;
@@ -231,6 +239,10 @@ impl Engine {
             }
             (Internal::ScopeRestore, Err(e)) => log::debug!("scope output not restored: {e}"),
             (Internal::ScopeRestore, Ok(_)) => {}
+            (Internal::WidthRefresh(rx), Err(e)) => {
+                log::debug!("filter width of receiver {rx} not read again: {e}")
+            }
+            (Internal::WidthRefresh(_), Ok(_)) => {}
             (Internal::Probe, Ok(_)) => {
                 self.probe_timeouts = 0;
                 self.after_power_report(now);

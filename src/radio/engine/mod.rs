@@ -24,6 +24,7 @@
 
 mod band;
 mod commands;
+mod drive;
 mod fetch;
 mod link;
 pub use link::unknown_radio;
@@ -32,6 +33,7 @@ mod mod_input;
 mod power;
 pub mod proc;
 mod safety;
+mod timers;
 mod tuning;
 
 #[cfg(test)]
@@ -43,9 +45,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use self::proc::{Cx, Effect, Outcome, Procedure, Step};
+use self::proc::{Outcome, Procedure};
 use self::safety::Release;
-use super::apply::apply_frame;
+use super::apply::{apply_frame, mode_frame_receiver};
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
 use super::request::{CivRequest, Match};
@@ -138,6 +140,8 @@ enum Internal {
     ScopeRestore,
     /// Ask a silent or switched-off radio for its power state.
     Probe,
+    /// Read the IF filter width of this receiver again (its mode or filter changed).
+    WidthRefresh(u8),
 }
 
 /// Who waits for a procedure.
@@ -171,6 +175,16 @@ struct InFlight {
     release: bool,
 }
 
+/// Late answers to a settled request: they must not answer the next one (an ACK or a
+/// NAK says nothing of what it answers).
+struct LateAnswers {
+    req: CivRequest,
+    /// How many may still come.
+    count: u8,
+    /// Expected until then.
+    until: Instant,
+}
+
 /// See the module docs.
 pub struct Engine {
     cfg: EngineConfig,
@@ -189,8 +203,9 @@ pub struct Engine {
     background: VecDeque<Job>,
     running: Option<Running>,
     inflight: Option<InFlight>,
-    /// After an answered retry: the other attempt's answer, expected until then.
-    absorb: Option<(CivRequest, Instant)>,
+    /// Answers still expected to a request already settled (answered on its retry, or
+    /// given up after a timeout): set aside, and nothing new is sent, until then.
+    absorb: Option<LateAnswers>,
     last_send: Option<Instant>,
     /// Transceive frames applied while the current procedure runs.
     transceive: Vec<Frame>,
@@ -358,7 +373,11 @@ impl Engine {
                 let inf = self.inflight.take().expect("checked above");
                 if inf.attempt > 1 {
                     // the other attempt's answer may still come: it must not answer the next
-                    self.absorb = Some((inf.req.clone(), inf.first_sent + self.cfg.timeout * 3));
+                    self.absorb = Some(LateAnswers {
+                        req: inf.req.clone(),
+                        count: 1,
+                        until: inf.first_sent + self.cfg.timeout * 3,
+                    });
                 }
                 let outcome = if m == Match::Ok {
                     self.stats.ok += 1;
@@ -379,12 +398,15 @@ impl Engine {
             }
         }
         if f.to == CONTROLLER
-            && let Some((req, _)) = &self.absorb
-            && req.matches(&f) != Match::No
+            && let Some(late) = self.absorb.as_mut()
+            && late.req.matches(&f) != Match::No
         {
             self.stats.late += 1;
-            log::debug!("CI-V {:02X}: late answer set aside", req.frame.cmd);
-            self.absorb = None;
+            log::debug!("CI-V {:02X}: late answer set aside", late.req.frame.cmd);
+            late.count -= 1;
+            if late.count == 0 {
+                self.absorb = None;
+            }
             self.drive(now);
             return;
         }
@@ -404,6 +426,13 @@ impl Engine {
         if self.running.is_some() && self.transceive.len() < TRANSCEIVE_LOG {
             self.transceive.push(f.clone());
         }
+        let scheme = profile.vfo.scheme;
+        if let Some(rx) = self
+            .store
+            .read(|c| mode_frame_receiver(&c.radio, scheme, &f))
+        {
+            self.width_stale(rx);
+        }
         if f.cmd == cmd::POWER {
             self.after_power_report(now);
         }
@@ -420,62 +449,6 @@ impl Engine {
         }
     }
 
-    /// Time passed: runs every timer that is due.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        if let Some(inf) = &self.inflight
-            && now >= inf.deadline
-        {
-            let mut inf = self.inflight.take().expect("checked above");
-            if inf.retry && inf.attempt == 1 && self.link == LinkState::Ready {
-                self.stats.retries += 1;
-                log::debug!("CI-V {}: no answer, retrying once", hex(&inf.req.frame));
-                inf.attempt = 2;
-                inf.deadline = now + self.cfg.timeout;
-                self.send_bytes(inf.req.frame.emit(), now);
-                self.inflight = Some(inf);
-            } else {
-                self.stats.timeouts += 1;
-                let e = CommandError::new(
-                    ErrorCode::RadioTimeout,
-                    format!(
-                        "the radio did not answer CI-V {} within {:?}",
-                        hex(&inf.req.frame),
-                        self.cfg.timeout
-                    ),
-                );
-                self.deliver(inf.release, Err(e), now);
-            }
-        }
-        if self.absorb.as_ref().is_some_and(|(_, t)| now >= *t) {
-            self.absorb = None;
-        }
-        if let Some(r) = self.running.as_mut()
-            && r.sleep_until.is_some_and(|t| now >= t)
-        {
-            r.sleep_until = None;
-        }
-        if self
-            .tx_since
-            .is_some_and(|t| now >= t + self.cfg.tx_timeout)
-        {
-            log::warn!(
-                "transmit timeout ({:?}): releasing PTT",
-                self.cfg.tx_timeout
-            );
-            self.tx_since = None;
-            self.start_release(safety::Reason::TxTimeout, None, now);
-        }
-        if self.next_probe.is_some_and(|t| now >= t) && self.idle() {
-            self.next_probe = Some(now + self.cfg.probe_interval);
-            if self.link == LinkState::Ready {
-                self.internal.push_back(Internal::Probe);
-            } else {
-                self.next_probe = None;
-            }
-        }
-        self.drive(now);
-    }
-
     /// CI-V bytes (one frame) to send to the radio.
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
         self.transmit.pop_front()
@@ -484,50 +457,6 @@ impl Engine {
     /// A finished command or a profile change.
     pub fn poll_event(&mut self) -> Option<EngineEvent> {
         self.events.pop_front()
-    }
-
-    /// The next instant [`Engine::handle_timeout`] has work (`None`: only input will).
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        let mut t: Option<Instant> = None;
-        let mut at = |x: Option<Instant>| {
-            if let Some(x) = x {
-                t = Some(t.map_or(x, |t| t.min(x)));
-            }
-        };
-        at(self.inflight.as_ref().map(|i| i.deadline));
-        at(self.absorb.as_ref().map(|(_, d)| *d));
-        at(self.tx_since.map(|s| s + self.cfg.tx_timeout));
-        if let Some(r) = &self.running {
-            at(r.sleep_until);
-            if r.pending.is_some() && self.inflight.is_none() {
-                at(self.next_send_at());
-            }
-        }
-        if self.idle() {
-            at(self.next_probe);
-        }
-        if self.inflight.is_none() && self.link == LinkState::Ready {
-            at(self.release.as_ref().map(|r| r.next_at));
-        }
-        t
-    }
-
-    fn idle(&self) -> bool {
-        self.running.is_none() && self.inflight.is_none()
-    }
-
-    fn next_send_at(&self) -> Option<Instant> {
-        self.last_send
-            .filter(|_| !self.cfg.pacing.is_zero())
-            .map(|t| t + self.cfg.pacing)
-    }
-
-    /// True when a new request may go on the wire at `now`.
-    fn may_send(&self, now: Instant) -> bool {
-        self.inflight.is_none()
-            && self.link == LinkState::Ready
-            && self.absorb.as_ref().is_none_or(|(_, t)| now >= *t)
-            && self.next_send_at().is_none_or(|t| now >= t)
     }
 
     fn send_bytes(&mut self, bytes: Vec<u8>, now: Instant) {
@@ -548,189 +477,6 @@ impl Engine {
         });
     }
 
-    /// Starts the next procedure: internal work first, then user commands, then
-    /// background polls.
-    fn start_next(&mut self, now: Instant) -> bool {
-        let (proc, origin): (Box<dyn Procedure>, Origin) = if let Some(i) =
-            self.internal.pop_front()
-        {
-            let proc: Box<dyn Procedure> = match i {
-                Internal::Fetch => Box::new(fetch::Fetch::new()),
-                Internal::ScopeRestore => {
-                    let mut effects = Vec::new();
-                    let mut cx = Cx {
-                        profile: &self.profile,
-                        store: &self.store,
-                        effects: &mut effects,
-                        transceive: &[],
-                    };
-                    commands::procedure(&mut cx, &Command::ScopeOutput(true))
-                }
-                Internal::Probe => Box::new(proc::Script::new(
-                    vec![
-                        proc::Item::read(
-                            CivRequest::read(self.profile.radio.civ_addr, cmd::POWER, &[]),
-                            None,
-                        )
-                        .once(),
-                    ],
-                    Value::Null,
-                )),
-            };
-            (proc, Origin::Internal(i))
-        } else if let Some(job) = self
-            .user
-            .pop_front()
-            .or_else(|| self.background.pop_front())
-        {
-            if self.link != LinkState::Ready {
-                let e = CommandError::new(ErrorCode::RadioUnavailable, "the radio link went down");
-                self.complete(job.reply, Err(e));
-                return true;
-            }
-            let mut effects = Vec::new();
-            let proc = {
-                let mut cx = Cx {
-                    profile: &self.profile,
-                    store: &self.store,
-                    effects: &mut effects,
-                    transceive: &[],
-                };
-                commands::procedure(&mut cx, &job.cmd)
-            };
-            self.effects(effects, now);
-            (proc, Origin::Client(Some(job.reply)))
-        } else {
-            return false;
-        };
-        self.transceive.clear();
-        self.running = Some(Running {
-            proc,
-            origin,
-            pending: None,
-            last: None,
-            sleep_until: None,
-        });
-        true
-    }
-
-    /// Moves everything along as far as it can go at `now`.
-    fn drive(&mut self, now: Instant) {
-        loop {
-            if self.inflight.is_some() {
-                break;
-            }
-            if self.release_due(now) {
-                if self.may_send(now) {
-                    self.send_release(now);
-                }
-                break;
-            }
-            if self.running.is_none() {
-                if self.link != LinkState::Ready || !self.start_next(now) {
-                    // commands that cannot run are answered by `start_next` / `admit`
-                    self.fail_queued_if_down();
-                    break;
-                }
-                continue;
-            }
-            let Some(r) = self.running.as_mut() else {
-                break;
-            };
-            if r.sleep_until.is_some_and(|t| now < t) {
-                break;
-            }
-            if r.pending.is_none() {
-                let last = r.last.take();
-                let mut effects = Vec::new();
-                let step = {
-                    let mut cx = Cx {
-                        profile: &self.profile,
-                        store: &self.store,
-                        effects: &mut effects,
-                        transceive: &self.transceive,
-                    };
-                    r.proc.step(&mut cx, last)
-                };
-                match step {
-                    Step::Send { req, retry } => r.pending = Some((req, retry)),
-                    Step::Sleep(d) => r.sleep_until = Some(now + d),
-                    Step::Done(result) => {
-                        let done = self.running.take().expect("running");
-                        self.effects(effects, now);
-                        self.finished(done.origin, result, now);
-                        self.track_ptt(now);
-                        continue;
-                    }
-                }
-                self.effects(effects, now);
-                self.track_ptt(now);
-                continue;
-            }
-            if !self.may_send(now) {
-                break;
-            }
-            let Some((req, retry)) = self.running.as_mut().and_then(|r| r.pending.clone()) else {
-                break;
-            };
-            self.send(req, retry, false, now);
-            break;
-        }
-    }
-
-    /// Answers every queued command when the link is down.
-    fn fail_queued_if_down(&mut self) {
-        if self.link == LinkState::Ready {
-            return;
-        }
-        let jobs: Vec<Job> = self
-            .user
-            .drain(..)
-            .chain(self.background.drain(..))
-            .collect();
-        for job in jobs {
-            let e = CommandError::new(ErrorCode::RadioUnavailable, "the radio link went down");
-            self.complete(job.reply, Err(e));
-        }
-        self.internal.clear();
-    }
-
-    /// A procedure ended.
-    fn finished(&mut self, origin: Origin, result: CommandResult, now: Instant) {
-        match origin {
-            Origin::Client(Some(reply)) => self.complete(reply, result),
-            Origin::Client(None) => {}
-            Origin::Internal(i) => self.internal_done(i, result, now),
-        }
-    }
-
-    fn effects(&mut self, effects: Vec<Effect>, now: Instant) {
-        for e in effects {
-            match e {
-                Effect::PoweredOff => {
-                    self.fetched = false;
-                    self.after_power_report(now);
-                }
-                Effect::PoweredOn => {
-                    self.standby = false;
-                    self.after_power_report(now);
-                }
-                Effect::Release => self.start_release(safety::Reason::InDoubt, None, now),
-                Effect::ScopeOutput(on) => self.scope_output = on,
-            }
-        }
-    }
-
-    /// Starts (or restarts) the transmit timer from the state.
-    fn track_ptt(&mut self, now: Instant) {
-        let ptt = self.store.read(|c| c.radio.transmitting());
-        match (ptt, self.tx_since) {
-            (true, None) => self.tx_since = Some(now),
-            (false, Some(_)) => self.tx_since = None,
-            _ => {}
-        }
-    }
-
     /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
     /// until [`Engine::is_settled`] or its deadline).
     pub fn shutdown(&mut self, now: Instant) {
@@ -739,8 +485,18 @@ impl Engine {
             log::info!("shutting down while the transmitter may be keyed: releasing PTT");
             self.start_release(safety::Reason::Shutdown, None, now);
         }
-        self.user.clear();
-        self.background.clear();
+        let queued: Vec<Job> = self
+            .user
+            .drain(..)
+            .chain(self.background.drain(..))
+            .collect();
+        for job in queued {
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the server is shutting down; the command was not sent",
+            );
+            self.complete(job.reply, Err(e));
+        }
         self.drive(now);
     }
 }

@@ -90,10 +90,10 @@ enum PttPhase {
     ReadingBack(CommandError),
 }
 
-/// `ptt` and the release.
+/// `ptt` from a client (the release, an unkey that must succeed, is the engine's own:
+/// see `safety.rs`).
 pub struct PttKey {
     on: bool,
-    release: bool,
     phase: PttPhase,
 }
 
@@ -102,16 +102,6 @@ impl PttKey {
     pub fn new(on: bool) -> PttKey {
         PttKey {
             on,
-            release: false,
-            phase: PttPhase::Start,
-        }
-    }
-
-    /// One attempt of the release (the engine schedules the next ones).
-    pub fn release() -> PttKey {
-        PttKey {
-            on: false,
-            release: true,
             phase: PttPhase::Start,
         }
     }
@@ -125,7 +115,7 @@ impl Procedure for PttKey {
                 self.phase = PttPhase::Keying;
                 Step::Send {
                     req: CivRequest::set(cx.addr(), cmd::TX, &[cmd::tx::PTT, u8::from(on)]),
-                    retry: !self.release,
+                    retry: true,
                 }
             }
             (PttPhase::Keying, Some(Ok(_))) => {
@@ -141,7 +131,7 @@ impl Procedure for PttKey {
                 }
             }
             (PttPhase::Keying, Some(Err(e))) => {
-                if !on && !self.release {
+                if !on {
                     cx.effects.push(Effect::Release);
                 }
                 Step::Done(Err(e))

@@ -45,6 +45,9 @@ pub enum Effect {
     Release,
     /// The scope output was switched (restore it after a reconnect when on).
     ScopeOutput(bool),
+    /// The mode, filter or DATA mode of this receiver changed: the radio keeps an IF
+    /// filter width per mode and filter and does not report it, so read it again.
+    WidthStale(u8),
 }
 
 /// What a procedure may use.

@@ -27,7 +27,8 @@ pub enum Reason {
     TxTimeout,
     /// PTT is in doubt, or an unkey failed.
     InDoubt,
-    /// Keyed after a reconnect, with nobody owning it.
+    /// Keyed when the link was lost (it goes out first thing after the reconnect), or
+    /// found keyed after a reconnect with nobody owning it.
     Reconnect,
     /// The server is stopping.
     Shutdown,
@@ -119,6 +120,22 @@ impl Engine {
                 });
             }
         }
+    }
+
+    /// The radio reports itself switched off (or in standby): so is its transmitter, and
+    /// an outstanding release has nothing left to do.
+    pub(super) fn release_moot(&mut self) {
+        let Some(r) = self.release.take() else {
+            return;
+        };
+        log::info!(
+            "PTT release ({:?}) ends: the radio is switched off",
+            r.reason
+        );
+        for w in r.waiters {
+            self.complete(w, Ok(json!({"state": false})));
+        }
+        self.update_connection();
     }
 
     fn tx_timeout_event(&self, released: bool) {

@@ -4,13 +4,12 @@
 
 use serde_json::json;
 
-use super::proc::Cx;
-use super::proc::{Item, Script, Then};
-use crate::radio::apply::{self, sel_for_target, vfo_of};
+use super::proc::{Cx, Effect, Item, Script, Then, route};
+use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
 use crate::radio::command::Target;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
-use crate::radio::state::Selected;
+use crate::radio::state::{RadioState, Selected};
 use crate::wire::civ::{self, cmd};
 
 fn unknown(what: &str) -> CommandError {
@@ -72,7 +71,7 @@ pub fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
 
 /// Sets mode, filter and DATA mode of `target`; what is `None` stays as it is.
 pub fn set_mode(
-    cx: &Cx,
+    cx: &mut Cx,
     target: Target,
     mode: Option<&str>,
     filter: Option<u8>,
@@ -129,5 +128,37 @@ pub fn set_mode(
     let then = Then::Set(Box::new(move |c| {
         apply::set_mode(&mut c.radio, target, &m, new_data, filter)
     }));
+    if let Some(rx) = cx.store.read(|c| width_receiver(&c.radio, target)) {
+        cx.effects.push(Effect::WidthStale(rx));
+    }
     Script::new(vec![Item::set(req, then)], result)
+}
+
+/// The receiver whose filter width `target` shows (`None`: an unselected VFO of an A/B
+/// radio, whose width the radio does not show).
+fn width_receiver(s: &RadioState, target: Target) -> Option<u8> {
+    match target {
+        Target::Receiver(r) => Some(r),
+        Target::Vfo(v) => (selected_vfo(s) == Some(v)).then_some(0),
+        Target::SelectedVfo => Some(0),
+    }
+}
+
+/// Reads receiver `rx`'s IF filter width again after its mode or filter changed (the
+/// radio keeps one per mode and filter and reports none of it): plainly or through
+/// command 29; a receiver that could only be read by changing the operator's selection
+/// has its width marked unknown instead.
+pub fn width_refresh(cx: &Cx, rx: u8) -> Script {
+    let req = CivRequest::read(cx.addr(), cmd::EXT, &[cmd::ext::FILTER_WIDTH]);
+    match route(cx, rx, req, false) {
+        Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], json!({})),
+        None => {
+            cx.store.modify(|c| {
+                if let Some(r) = c.radio.receiver_mut(rx) {
+                    r.filter_width = None;
+                }
+            });
+            Script::new(Vec::new(), json!({}))
+        }
+    }
 }

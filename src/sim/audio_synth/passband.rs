@@ -8,35 +8,8 @@
 //! * AM: envelope detector, dial ± width/2.
 //! * FM/DV/DD/WFM: FM detector, dial ± width/2.
 
-/// Mode codes (CI-V, BCD).
-pub mod mode {
-    /// LSB.
-    pub const LSB: u8 = 0x00;
-    /// USB.
-    pub const USB: u8 = 0x01;
-    /// AM.
-    pub const AM: u8 = 0x02;
-    /// CW.
-    pub const CW: u8 = 0x03;
-    /// RTTY.
-    pub const RTTY: u8 = 0x04;
-    /// FM.
-    pub const FM: u8 = 0x05;
-    /// Wide FM.
-    pub const WFM: u8 = 0x06;
-    /// CW reverse.
-    pub const CW_R: u8 = 0x07;
-    /// RTTY reverse.
-    pub const RTTY_R: u8 = 0x08;
-    /// PSK.
-    pub const PSK: u8 = 0x12;
-    /// PSK reverse.
-    pub const PSK_R: u8 = 0x13;
-    /// D-STAR voice.
-    pub const DV: u8 = 0x17;
-    /// D-STAR data.
-    pub const DD: u8 = 0x22;
-}
+/// Mode codes (CI-V, BCD): the wire layer's names.
+pub use crate::wire::civ::mode_codes as mode;
 
 /// The demodulator of a mode.
 #[derive(Debug, Clone, Copy, PartialEq)]

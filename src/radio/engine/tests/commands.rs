@@ -166,6 +166,39 @@ fn a_late_answer_to_a_retried_request_never_answers_the_next_one() {
 }
 
 #[test]
+fn late_answers_after_a_timeout_never_answer_the_next_request() {
+    // review: when both attempts timed out, nothing set their answers aside, and a late
+    // ACK answered whatever was sent next
+    let mut p = Pair::ready("ic7610");
+    // the answers to both attempts of the next set come after the final timeout (3 s)
+    let mut late = vec![2900, 3200];
+    p.answers = Box::new(move |_, f| match late.pop() {
+        Some(ms) if f.cmd == civ::ACK => Fate::Delay(Duration::from_millis(ms)),
+        Some(ms) => {
+            late.push(ms);
+            Fate::Deliver
+        }
+        None => Fate::Deliver,
+    });
+    let r = p.exec(Command::write(SettingId::Power, 0, 77));
+    assert_eq!(code(&r), "radio_timeout");
+    p.requests = Box::new(|_, f| {
+        if f.cmd == cmd::SET_FREQ {
+            Fate::Nak
+        } else {
+            Fate::Deliver
+        }
+    });
+    let r = p.exec(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    });
+    assert_eq!(code(&r), "radio_rejected", "not a late ACK: {r:?}");
+    assert_eq!(p.engine.stats().late, 2, "both late answers set aside");
+    ok(p.exec(Command::write(SettingId::Power, 0, 78)));
+}
+
+#[test]
 fn pacing_spaces_the_requests() {
     let mut c = cfg();
     c.pacing = Duration::from_millis(35);
@@ -192,6 +225,24 @@ fn band_recall_applies_frequency_mode_filter_and_data_mode() {
     assert_eq!(c.radio.main.freq_hz, Some(sim_freq(&p, 0)));
     let r = ok(p.exec(Command::SetBand(0x42)));
     assert_eq!(r, json!({"band": 0x42, "source": "none", "retuned": false}));
+    // the 20 m register holds 14.074 MHz USB-D1 FIL2: the recall applies its DATA mode
+    let mut body = vec![cmd::ext::BAND_STACK, 0x05, cmd::ext::BSR_LATEST];
+    body.extend(civ::freq_to_bcd(14_074_000).unwrap());
+    body.extend([0x01, 0x02, 0x10, 0x00, 0x08, 0x85, 0x00, 0x08, 0x85]);
+    let write = civ::Frame::new(p.rig.civ_addr(), civ::CONTROLLER, cmd::EXT, &body);
+    assert_eq!(p.rig.handle(&write, Duration::ZERO)[0].cmd, civ::ACK);
+    let r = ok(p.exec(Command::SetBand(0x05)));
+    assert_eq!(r["freq"], 14_074_000);
+    let c = p.content();
+    assert_eq!(c.radio.main.mode.as_deref(), Some("USB"));
+    assert_eq!(c.radio.main.filter, Some(2));
+    assert_eq!(c.radio.main.data_mode, Some(1), "{:?}", c.radio.main);
+    let s = p.rig.snapshot();
+    let vfo = &s.receivers[0].vfo[usize::from(s.receivers[0].active_vfo)];
+    assert_eq!(
+        (vfo.freq_hz, vfo.mode, vfo.filter, vfo.data),
+        (14_074_000, 0x01, 2, 1)
+    );
 }
 
 #[test]
@@ -278,4 +329,84 @@ fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
         hz: 1_000,
     });
     assert_eq!(code(&r), "radio_rejected");
+}
+
+/// The filter width the simulated radio uses for receiver `rx` now (read over CI-V).
+fn sim_width(p: &mut Pair, rx: u8) -> Option<u32> {
+    let addr = p.rig.civ_addr();
+    let q = crate::radio::request::CivRequest::read(addr, cmd::EXT, &[cmd::ext::FILTER_WIDTH])
+        .for_receiver(rx)
+        .frame;
+    let a = p.rig.handle(&q, Duration::ZERO).pop()?;
+    let idx = civ::from_bcd_byte(*a.data.last()?).ok()?;
+    let s = p.rig.snapshot();
+    let r = &s.receivers[usize::from(rx)];
+    civ::width_of_index(r.vfo[usize::from(r.active_vfo)].mode, idx)
+}
+
+#[test]
+fn the_filter_width_is_read_again_when_the_mode_changes() {
+    // review: the radio keeps a width per mode and filter and reports none of it, so
+    // after a mode change the state kept the old mode's width (2100 Hz in CW)
+    let mut p = Pair::ready("ic7610");
+    ok(p.exec(Command::SetMode {
+        target: Target::Receiver(0),
+        mode: "CW".into(),
+        filter: Some(2),
+    }));
+    p.run_for(Duration::from_secs(1));
+    let cw = sim_width(&mut p, 0);
+    assert!(cw.is_some());
+    assert_eq!(p.content().radio.main.filter_width, cw);
+    // SUB by command (`26 01`, its width read through command 29)
+    ok(p.exec(Command::SetMode {
+        target: Target::Receiver(1),
+        mode: "AM".into(),
+        filter: Some(1),
+    }));
+    p.run_for(Duration::from_secs(1));
+    let am = sim_width(&mut p, 1);
+    let sub = p.content().radio.sub.unwrap();
+    assert_eq!(sub.mode.as_deref(), Some("AM"));
+    assert_eq!(sub.filter_width, am, "SUB's AM width");
+    // from the front panel (the radio reports changes of the selected receiver)
+    p.panel(PanelAction::SetMode {
+        receiver: 0,
+        mode: civ::mode_codes::USB,
+        filter: 3,
+    });
+    p.run_for(Duration::from_secs(1));
+    let usb = sim_width(&mut p, 0);
+    assert_eq!(p.content().radio.main.mode.as_deref(), Some("USB"));
+    assert_eq!(
+        p.content().radio.main.filter_width,
+        usb,
+        "MAIN's USB FIL3 width"
+    );
+    assert_ne!(am, cw);
+    assert_ne!(usb, cw);
+}
+
+#[test]
+fn a_data_mode_change_at_the_front_panel_reaches_the_state() {
+    // review: `1A 06` broadcasts matched nothing and were dropped
+    let mut p = Pair::ready("ic7610");
+    assert_eq!(p.content().radio.main.data_mode, Some(0));
+    p.panel(PanelAction::DataMode {
+        receiver: 0,
+        data: 2,
+    });
+    p.run_for(Duration::from_secs(1));
+    assert_eq!(p.content().radio.main.data_mode, Some(2));
+    p.panel(PanelAction::DataMode {
+        receiver: 0,
+        data: 0,
+    });
+    p.run_for(Duration::from_secs(1));
+    assert_eq!(p.content().radio.main.data_mode, Some(0));
+    assert_eq!(
+        p.content().radio.sub.unwrap().data_mode,
+        Some(0),
+        "SUB untouched"
+    );
 }

@@ -265,6 +265,26 @@ impl Pair {
             if worked || self.engine_output() {
                 continue;
             }
+            // after its timers ran, the engine never asks to be woken for a time that
+            // has come: a shell would spin on it
+            if let Some(t) = self.engine.poll_timeout() {
+                let e = &self.engine;
+                assert!(
+                    t > now,
+                    "poll_timeout() {:?} before now: inflight {:?} absorb {:?} tx {:?} \
+                     running {:?} probe {:?} release {:?} idle {}",
+                    now - t,
+                    e.inflight.as_ref().map(|i| i.deadline),
+                    e.absorb.as_ref().map(|l| l.until),
+                    e.tx_since,
+                    e.running
+                        .as_ref()
+                        .map(|r| (r.sleep_until, r.pending.is_some())),
+                    e.next_probe,
+                    e.release.as_ref().map(|r| r.next_at),
+                    e.idle(),
+                );
+            }
             // the next instant anything happens
             let next = [
                 self.engine.poll_timeout(),
