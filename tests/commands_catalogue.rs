@@ -60,6 +60,107 @@ fn the_docs_describe_every_command_of_the_table_with_its_parameters() {
     }
 }
 
+/// The reference table's row of command `name`.
+fn doc_row(name: &str) -> String {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/API.md"))
+        .expect("docs/API.md");
+    let start = text
+        .find("### Command reference")
+        .expect("a command reference");
+    text[start..]
+        .lines()
+        .find(|l| l.starts_with(&format!("| `{name}` |")))
+        .unwrap_or_else(|| panic!("{name} is documented"))
+        .to_string()
+}
+
+/// A catalogue number as the docs write it (`-30`, not `-30.0`).
+fn num(v: &Value) -> String {
+    match v.as_i64() {
+        Some(i) => i.to_string(),
+        None => format!("{}", v.as_f64().unwrap_or(f64::NAN)),
+    }
+}
+
+/// What the docs' `row` must say of a parameter: its range and its named choices.
+fn must_say(param: &Value, row: &str) -> Vec<String> {
+    let mut expect = Vec::new();
+    if let (Some(min), Some(max)) = (param.get("min"), param.get("max")) {
+        expect.push(format!("{}..{}", num(min), num(max)));
+    }
+    if let Some(values) = param["values"].as_array() {
+        let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        if let ([first, .., last], true) = (names.as_slice(), names.len() == values.len()) {
+            // every name, or their run (FIL1..FIL3)
+            let run = format!("{first}..{last}");
+            if !row.contains(&run) {
+                expect.extend(names.iter().map(|n| n.to_string()));
+            }
+        } else if let [first, .., last] = values.as_slice() {
+            expect.push(format!("{}..{}", num(first), num(last)));
+        }
+    }
+    if let Some(n) = param.get("maxLength") {
+        expect.push(format!("{n}"));
+    }
+    if param["type"] == "boolean" {
+        expect.push("boolean".into());
+    }
+    expect
+}
+
+#[test]
+fn the_docs_give_the_allowed_values_the_catalogue_gives() {
+    // every parameter whose allowed values are the same on every profile (the others
+    // the docs describe per profile), as the catalogue gives them
+    let reg = ProfileRegistry::embedded();
+    let catalogues: Vec<Value> = reg
+        .ids()
+        .iter()
+        .map(|id| catalogue::catalogue(&reg.get(id).unwrap()))
+        .collect();
+    let param_of = |cat: &Value, cmd: &str, name: &str| -> Option<Value> {
+        let c = cat["commands"]
+            .as_array()?
+            .iter()
+            .find(|c| c["name"] == cmd)?;
+        c["params"]
+            .as_array()?
+            .iter()
+            .find(|p| p["name"] == name)
+            .cloned()
+    };
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for spec in COMMANDS {
+        let row = doc_row(spec.name);
+        // the target (`vfo` / `receiver`) is described once, for every command
+        for p in all_params(spec)
+            .iter()
+            .filter(|p| !["vfo", "receiver"].contains(&p.name))
+        {
+            let seen: Vec<Value> = catalogues
+                .iter()
+                .filter_map(|cat| param_of(cat, spec.name, p.name))
+                .collect();
+            let Some(first) = seen.first() else {
+                continue;
+            };
+            if seen.iter().any(|s| s != first) {
+                continue; // per profile
+            }
+            checked += 1;
+            for e in must_say(first, &row) {
+                if !row.contains(&e) {
+                    missing.push(format!("{}.{}: {e}", spec.name, p.name));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/API.md lacks: {missing:#?}");
+    assert!(checked > 30, "only {checked} parameters checked");
+}
+
 #[test]
 fn the_catalogue_of_every_profile_lists_what_the_table_supports() {
     let reg = ProfileRegistry::embedded();

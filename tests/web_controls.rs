@@ -55,6 +55,12 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
         "set_scope",
         json!({"span_hz": 5000, "ref_db": -2.5, "speed": "slow", "hold": false}),
     ));
+    ok(&ws.cmd("15b", "set_scope", json!({"edge": 3})));
+    let r = ws.cmd("15c", "set_scope", json!({"edge": 5}));
+    assert_eq!(
+        r["error"], "invalid_param",
+        "the profile has 4 edge sets: {r}"
+    );
     ok(&ws.cmd("16", "set_data_mode", json!({"data": 1})));
     ok(&ws.cmd("16b", "set_monitor_gain", json!({"level": 99})));
     let s = state(a);
@@ -113,9 +119,16 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
             &s["scope"]["spanHz"],
             &s["scope"]["refDb"],
             &s["scope"]["speed"],
-            &s["scope"]["hold"]
+            &s["scope"]["hold"],
+            &s["scope"]["edge"]
         ),
-        (&json!(5000), &json!(-2.5), &json!("slow"), &json!(false))
+        (
+            &json!(5000),
+            &json!(-2.5),
+            &json!("slow"),
+            &json!(false),
+            &json!(3)
+        )
     );
     let snap = sim.snapshot().unwrap();
     assert_eq!(
@@ -126,6 +139,7 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
     assert_eq!(snap.levels.get(&0x15), Some(&99), "monitor gain");
     assert_eq!(s["monitorGain"], 99);
     assert_eq!(snap.scope.rx[0].ref_tenths_db, -25);
+    assert_eq!(snap.scope.rx[0].edge, 3);
     // a width the mode does not have, and a mode without widths
     let r = ws.cmd("e1", "set_filter_width", json!({"hz": 2150}));
     assert_eq!(r["error"], "invalid_param", "{r}");
@@ -196,6 +210,14 @@ fn cw_is_sent_in_cw_only_and_controls_a_model_lacks_are_refused() {
         .unwrap()
         .cw
         .is_none()));
+    // CW keys the transmitter: not while another client transmits
+    let mut other = Ws::control(a);
+    ok(&other.cmd("k", "ptt", json!({"state": true})));
+    let r = ws.cmd("6", "send_cw", json!({"text": "cq"}));
+    assert_eq!(r["error"], "ptt_busy", "{r}");
+    assert!(sim.snapshot().unwrap().cw.is_none());
+    ok(&other.cmd("u", "ptt", json!({"state": false})));
+    ok(&ws.cmd("7", "send_cw", json!({"text": "cq"})));
     for (name, params) in [
         ("set_dual_watch", json!({"on": true})),
         ("set_tuner", json!({"state": "on"})),

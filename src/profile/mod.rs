@@ -225,6 +225,10 @@ pub struct ScopeSection {
     /// Half-spans the hardware scope offers in center mode (`27 15`), Hz.
     #[serde(default)]
     pub spans_hz: Vec<u32>,
+    /// Fixed-edge sets the hardware scope offers in fixed mode (`27 16`, numbered
+    /// 1..=n per band range; 0: none).
+    #[serde(default)]
+    pub fixed_edges: u8,
 }
 
 /// Source of spectrum data.

@@ -282,7 +282,21 @@ pub fn apply_frame_to(
             };
             set_mode(s, target, &mode, Some(data), filter_byte(rest.first()));
         }
-        (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x @ (0 | 1)]) => s.scope.receiver = *x,
+        (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x @ (0 | 1)]) => {
+            if s.scope.receiver != *x {
+                // the settings shown were the other receiver's: unknown until read
+                let sc = &mut s.scope;
+                sc.receiver = *x;
+                (
+                    sc.mode,
+                    sc.span_hz,
+                    sc.ref_tenths_db,
+                    sc.speed,
+                    sc.hold,
+                    sc.edge,
+                ) = (None, None, None, None, None, None);
+            }
+        }
         (cmd::SCOPE, [civ::cmd::scope::DUAL, x @ (0 | 1)]) => s.scope.dual = *x == 1,
         _ => return apply_setting(s, scheme, f, receiver),
     }

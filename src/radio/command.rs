@@ -155,6 +155,29 @@ impl Command {
         )
     }
 
+    /// This command applied on top of `older`, a command of the same name and target
+    /// still waiting to be sent: settings `older` writes and this one does not are kept
+    /// (so `set_scope {span}` then `{speed}` lose neither), anything else is replaced.
+    pub fn merged_onto(self, older: Command) -> Command {
+        match (older, self) {
+            (
+                Command::Write { writes: old, .. },
+                Command::Write {
+                    writes: new,
+                    result,
+                },
+            ) => {
+                let mut writes: Vec<Write> = old
+                    .into_iter()
+                    .filter(|o| !new.iter().any(|n| n.id == o.id && n.receiver == o.receiver))
+                    .collect();
+                writes.extend(new);
+                Command::Write { writes, result }
+            }
+            (_, newer) => newer,
+        }
+    }
+
     /// The receiver or VFO a command aims at, for rate-limit slots (tuning MAIN and SUB
     /// are limited separately).
     pub fn slot(&self) -> Option<String> {

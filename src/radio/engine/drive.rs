@@ -45,6 +45,21 @@ impl Engine {
                     };
                     Box::new(tuning::width_refresh(&cx, rx))
                 }
+                Internal::ScopeRefresh => {
+                    let cx = Cx {
+                        profile: &self.profile,
+                        store: &self.store,
+                        effects: &mut Vec::new(),
+                        transceive: &[],
+                    };
+                    let rx = self.store.read(|c| c.radio.scope.receiver);
+                    let reads = fetch::scope_reads(&cx, rx);
+                    let items = reads
+                        .into_iter()
+                        .map(|r| proc::Item::read(r, None))
+                        .collect();
+                    Box::new(proc::Script::new(items, Value::Null))
+                }
                 Internal::Probe => Box::new(proc::Script::new(
                     vec![
                         proc::Item::read(

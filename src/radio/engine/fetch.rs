@@ -22,6 +22,20 @@ use crate::radio::state::StateContent;
 use crate::radio::table::settings::{Place, SETTINGS};
 use crate::wire::civ::{Frame, cmd};
 
+/// Reads of the scope settings (mode, span, reference, speed, hold) of the scope of
+/// receiver `rx`.
+pub fn scope_reads(cx: &Cx, rx: u8) -> Vec<CivRequest> {
+    SETTINGS
+        .iter()
+        .filter(|s| s.place == Place::ScopeReceiver && s.supported(cx.profile))
+        .map(|s| {
+            let mut data = s.prefix.to_vec();
+            data.push(rx);
+            CivRequest::read(cx.addr(), s.cmd, &data)
+        })
+        .collect()
+}
+
 /// One request of the fetch.
 struct Read {
     req: CivRequest,
@@ -166,14 +180,7 @@ impl Fetch {
                 ));
             }
             let rx = scratch.radio.scope.receiver;
-            for s in SETTINGS
-                .iter()
-                .filter(|s| s.place == Place::ScopeReceiver && s.supported(p))
-            {
-                let mut data = s.prefix.to_vec();
-                data.push(rx);
-                q.push_back(Read::of(CivRequest::read(a, s.cmd, &data), None));
-            }
+            q.extend(scope_reads(cx, rx).into_iter().map(|r| Read::of(r, None)));
         }
         if let [_, rest @ ..] = p.radio.transceive_menu.as_slice()
             && !rest.is_empty()

@@ -243,6 +243,8 @@ impl Engine {
                 log::debug!("filter width of receiver {rx} not read again: {e}")
             }
             (Internal::WidthRefresh(_), Ok(_)) => {}
+            (Internal::ScopeRefresh, Err(e)) => log::debug!("scope settings not read again: {e}"),
+            (Internal::ScopeRefresh, Ok(_)) => {}
             (Internal::Probe, Ok(_)) => {
                 self.probe_timeouts = 0;
                 self.after_power_report(now);

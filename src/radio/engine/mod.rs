@@ -142,6 +142,8 @@ enum Internal {
     Probe,
     /// Read the IF filter width of this receiver again (its mode or filter changed).
     WidthRefresh(u8),
+    /// Read the scope settings again (the scope shows the other receiver now).
+    ScopeRefresh,
 }
 
 /// Who waits for a procedure.
@@ -425,6 +427,13 @@ impl Engine {
         self.stats.unsolicited += 1;
         if self.running.is_some() && self.transceive.len() < TRANSCEIVE_LOG {
             self.transceive.push(f.clone());
+        }
+        if f.cmd == cmd::SCOPE
+            && f.data.first() == Some(&cmd::scope::RECEIVER)
+            && self.store.read(|c| c.radio.scope.span_hz.is_none())
+            && !self.internal.contains(&Internal::ScopeRefresh)
+        {
+            self.internal.push_back(Internal::ScopeRefresh);
         }
         let scheme = profile.vfo.scheme;
         if let Some(rx) = self

@@ -225,6 +225,8 @@ pub struct ScopeState {
     pub speed: Option<ScopeSpeed>,
     /// Hold.
     pub hold: Option<bool>,
+    /// Fixed-edge set shown in fixed mode (1..=4).
+    pub edge: Option<u8>,
     /// Lower edge of the last sweep, Hz.
     pub start_freq: u64,
     /// Upper edge of the last sweep, Hz.

@@ -92,6 +92,11 @@ pub(super) fn tenths(raw: i64) -> Option<i16> {
     i16::try_from(raw).ok()
 }
 
+/// Tenths of a dB as the state shows them: dB.
+pub(super) fn db_of_tenths(t: i16) -> Option<serde_json::Value> {
+    Some(serde_json::json!(f64::from(t) / 10.0))
+}
+
 /// A per-receiver field `$f` converted from raw by `$conv`.
 macro_rules! rx_field {
     ($f:ident, $conv:expr, $path:literal) => {
@@ -129,12 +134,16 @@ macro_rules! global_field {
 /// A field of the scope state, kept for the receiver the scope shows.
 macro_rules! scope_field {
     ($f:ident, $conv:expr, $path:literal) => {
+        scope_field!($f, $conv, $path, json)
+    };
+    // `$show`: the value as the state shows it (a JSON value of the stored one)
+    ($f:ident, $conv:expr, $path:literal, $show:expr) => {
         Field {
             get: |s, rx| {
                 (s.scope.receiver == rx)
                     .then_some(s.scope.$f)
                     .flatten()
-                    .and_then(json)
+                    .and_then($show)
             },
             set: |s, rx, raw| match $conv(raw) {
                 Some(v) if s.scope.receiver == rx => {

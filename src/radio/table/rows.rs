@@ -77,6 +77,10 @@ fn preamp_values(p: &Profile) -> Allowed {
     Allowed::Ints(p.preamp.values.iter().map(|v| i64::from(*v)).collect())
 }
 
+fn fixed_edges(p: &Profile) -> Allowed {
+    Allowed::Ints((1..=i64::from(p.scope.fixed_edges)).collect())
+}
+
 fn spans(p: &Profile) -> Allowed {
     Allowed::Ints(p.scope.spans_hz.iter().map(|v| i64::from(*v)).collect())
 }
@@ -476,7 +480,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         need_one: true,
         ..write(
             "set_scope",
-            "Scope span (half-span), mode, reference level, speed and hold",
+            "Scope span (half-span), mode, reference level, speed, hold and fixed-edge set",
             ScopeReceiver,
             &[
                 int("span_hz", false, Domain::Profile(spans)).unit("Hz"),
@@ -491,6 +495,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 .unit("dB"),
                 string("speed", false, Domain::Choices(SPEEDS)),
                 boolean("hold", false),
+                int("edge", false, Domain::Profile(fixed_edges)),
             ],
             &[
                 ("span_hz", SettingId::ScopeSpan),
@@ -498,6 +503,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 ("ref_db", SettingId::ScopeRef),
                 ("speed", SettingId::ScopeSpeed),
                 ("hold", SettingId::ScopeHold),
+                ("edge", SettingId::ScopeEdge),
             ],
         )
     },

@@ -7,7 +7,8 @@
 
 use super::codec::Codec;
 use super::fields::{
-    Field, agc, byte, flag, hz32, hz64, json, level, offset, scope_mode, speed, tenths, tuner,
+    Field, agc, byte, db_of_tenths, flag, hz32, hz64, json, level, offset, scope_mode, speed,
+    tenths, tuner,
 };
 use crate::profile::Feature;
 use crate::wire::civ::cmd::{self, function, level, rit, scope, tx, vfo};
@@ -81,6 +82,8 @@ pub enum SettingId {
     ScopeSpeed,
     /// Scope hold.
     ScopeHold,
+    /// Scope fixed-edge set.
+    ScopeEdge,
     /// Monitor gain (hearing one's own transmission).
     MonitorGain,
 }
@@ -162,7 +165,7 @@ use Codec::{Flag, Level};
 use Place::{Global, Receiver, ScopeReceiver};
 
 /// The settings table, indexed by [`SettingId`].
-pub static SETTINGS: [Setting; 28] = [
+pub static SETTINGS: [Setting; 29] = [
     row(
         SettingId::AfGain,
         cmd::LEVEL,
@@ -437,9 +440,9 @@ pub static SETTINGS: [Setting; 28] = [
         ScopeReceiver,
         Codec::RefLevel,
         Some(Feature::Scope),
-        scope_field!(ref_tenths_db, tenths, "scope.refDb"),
+        scope_field!(ref_tenths_db, tenths, "scope.refDb", db_of_tenths),
         "scope_ref_changed",
-        "ref_tenths_db",
+        "ref_db",
     ),
     row(
         SettingId::ScopeSpeed,
@@ -462,6 +465,17 @@ pub static SETTINGS: [Setting; 28] = [
         scope_field!(hold, flag, "scope.hold"),
         "scope_hold_changed",
         "hold",
+    ),
+    row(
+        SettingId::ScopeEdge,
+        cmd::SCOPE,
+        &[scope::EDGE],
+        ScopeReceiver,
+        Codec::Byte { max: 4 },
+        Some(Feature::Scope),
+        scope_field!(edge, byte, "scope.edge"),
+        "scope_edge_changed",
+        "edge",
     ),
     row(
         SettingId::MonitorGain,

@@ -305,3 +305,17 @@ fn every_row_is_consistent() {
         "one receiver"
     );
 }
+
+#[test]
+fn events_show_values_as_the_state_does() {
+    // review: `scope_ref_changed` carried tenths of a dB while `scope.refDb` and the
+    // `ref_db` parameter are in dB
+    let p = ProfileRegistry::embedded().get("ic7610").unwrap();
+    let mut radio = crate::radio::engine::unknown_radio(&p);
+    radio.scope.ref_tenths_db = Some(-25);
+    let s = settings::Setting::of(settings::SettingId::ScopeRef);
+    assert_eq!((s.field.get)(&radio, 0), Some(json!(-2.5)));
+    assert_eq!(s.key, "ref_db");
+    let shown = serde_json::to_value(&radio.scope).unwrap();
+    assert_eq!(shown["refDb"], json!(-2.5));
+}

@@ -202,8 +202,8 @@ impl ControlChannel {
         let now = Instant::now();
         if limited {
             match self.limiter.offer(name, &cmd, now) {
-                Verdict::Send(waiting) => {
-                    self.send_waiting(waiting, ctx);
+                Verdict::Send { before, cmd } => {
+                    self.send_waiting(before, ctx);
                     self.submit(cmd, id, ctx, None);
                 }
                 Verdict::Throttled => ctx.text(messages::ok(&id, &json!({"throttled": true}))),
@@ -212,6 +212,17 @@ impl ControlChannel {
         }
         let waiting = self.limiter.before_unlimited(now);
         self.send_waiting(waiting, ctx);
+        if let (Command::SendCw(_), Some(other)) = (&cmd, self.app.ptt.owner())
+            && other != self.id
+        {
+            // CW keys the transmitter: not in another client's transmission
+            let e = CommandError::new(
+                ErrorCode::PttBusy,
+                format!("client {other} is transmitting; send CW when it has unkeyed"),
+            );
+            self.reply_error(Some(&id), &e, ctx);
+            return;
+        }
         if cmd == Command::Ptt(true) {
             self.key(cmd, id, ctx);
         } else {

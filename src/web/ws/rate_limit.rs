@@ -15,8 +15,15 @@ use crate::radio::command::Command;
 /// What to do with a limited command.
 #[derive(Debug, PartialEq)]
 pub enum Verdict {
-    /// Send it now, after these waiting commands (arrived earlier, in order).
-    Send(Vec<(String, Command)>),
+    /// Send `cmd` now (the command offered, with what was still waiting in its slot
+    /// merged in), after the commands `before` (waiting in other slots, arrived earlier,
+    /// in order).
+    Send {
+        /// Waiting commands of other slots, to send first.
+        before: Vec<(String, Command)>,
+        /// The command to send.
+        cmd: Command,
+    },
     /// Keep it; it will be sent when its window ends.
     Throttled,
 }
@@ -62,31 +69,37 @@ impl RateLimiter {
         }
     }
 
-    /// Decides for limited command `name`; a throttled command replaces the one waiting
-    /// in its slot (and takes its place at the end of the order).
+    /// Decides for limited command `name`; a throttled command is merged onto the one
+    /// waiting in its slot (the parameters it does not give are kept) and takes its place
+    /// at the end of the order.
     pub fn offer(&mut self, name: &str, cmd: &Command, now: Instant) -> Verdict {
         self.arrivals += 1;
         let arrival = self.arrivals;
         let key = slot_key(name, cmd);
-        if let Some(slot) = self.slots.get_mut(&key)
-            && now < slot.last_sent + self.window
-        {
-            slot.waiting = Some(Waiting {
-                arrival,
-                name: name.to_string(),
-                cmd: cmd.clone(),
-            });
-            return Verdict::Throttled;
-        }
-        // the window is over (or never began): this newer command supersedes any
-        // command waiting in its slot, and the others go out first
+        let fresh = !self.slots.contains_key(&key);
         let slot = self.slots.entry(key).or_insert(Slot {
             last_sent: now,
             waiting: None,
         });
-        slot.waiting = None;
+        let cmd = match slot.waiting.take() {
+            Some(w) => cmd.clone().merged_onto(w.cmd),
+            None => cmd.clone(),
+        };
+        if !fresh && now < slot.last_sent + self.window {
+            slot.waiting = Some(Waiting {
+                arrival,
+                name: name.to_string(),
+                cmd,
+            });
+            return Verdict::Throttled;
+        }
+        // the window is over (or never began): this command, with what waited in its
+        // slot merged in, goes now; what waits in other slots arrived earlier and goes first
         slot.last_sent = now;
-        Verdict::Send(self.take_waiting(now, u64::MAX))
+        Verdict::Send {
+            before: self.take_waiting(now, u64::MAX),
+            cmd,
+        }
     }
 
     /// An unlimited command is about to be sent: the waiting ones, which arrived before
@@ -145,7 +158,8 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::radio::command::Target;
+    use crate::radio::command::{Target, Write};
+    use crate::radio::table::settings::SettingId;
 
     fn f(hz: u64) -> Command {
         freq(0, hz)
@@ -162,11 +176,61 @@ mod tests {
         t + Duration::from_millis(n)
     }
 
+    fn send(before: Vec<(String, Command)>, cmd: Command) -> Verdict {
+        Verdict::Send { before, cmd }
+    }
+
+    fn scope(writes: &[(SettingId, i64)]) -> Command {
+        Command::Write {
+            writes: writes
+                .iter()
+                .map(|&(id, raw)| Write {
+                    id,
+                    receiver: 0,
+                    raw,
+                })
+                .collect(),
+            result: serde_json::json!({}),
+        }
+    }
+
+    #[test]
+    fn partial_commands_in_one_window_lose_no_parameter() {
+        // review: `set_scope {span}` sent, `{speed}` throttled, then `{hold}` replaced
+        // it: the speed was answered ok and never applied
+        use SettingId::{ScopeHold, ScopeSpan, ScopeSpeed};
+        let mut r = RateLimiter::new(Duration::from_millis(50));
+        let t = Instant::now();
+        let span = scope(&[(ScopeSpan, 5_000)]);
+        assert_eq!(r.offer("set_scope", &span, t), send(vec![], span.clone()));
+        let speed = scope(&[(ScopeSpeed, 2)]);
+        assert_eq!(r.offer("set_scope", &speed, ms(t, 1)), Verdict::Throttled);
+        let hold = scope(&[(ScopeHold, 1), (ScopeSpeed, 1)]);
+        assert_eq!(r.offer("set_scope", &hold, ms(t, 2)), Verdict::Throttled);
+        let later = scope(&[(ScopeSpan, 2_500)]);
+        assert_eq!(r.offer("set_scope", &later, ms(t, 3)), Verdict::Throttled);
+        let due = r.due(ms(t, 50));
+        assert_eq!(
+            due,
+            vec![(
+                "set_scope".to_string(),
+                scope(&[(ScopeHold, 1), (ScopeSpeed, 1), (ScopeSpan, 2_500)])
+            )]
+        );
+        // what waits when the window is over goes out with the next command
+        r.offer("set_scope", &speed, ms(t, 60));
+        let after = r.offer("set_scope", &span, ms(t, 110));
+        assert_eq!(
+            after,
+            send(vec![], scope(&[(ScopeSpeed, 2), (ScopeSpan, 5_000)]))
+        );
+    }
+
     #[test]
     fn burst_ends_at_the_last_value() {
         let mut r = RateLimiter::new(Duration::from_millis(50));
         let t = Instant::now();
-        assert_eq!(r.offer("set_freq", &f(1), t), Verdict::Send(vec![]));
+        assert_eq!(r.offer("set_freq", &f(1), t), send(vec![], f(1)));
         for i in 2..=100 {
             assert_eq!(r.offer("set_freq", &f(i), ms(t, i / 4)), Verdict::Throttled);
         }
@@ -183,7 +247,7 @@ mod tests {
         let t = Instant::now();
         r.offer("set_freq", &f(1), t);
         r.offer("set_freq", &f(2), ms(t, 10));
-        assert_eq!(r.offer("set_freq", &f(3), ms(t, 60)), Verdict::Send(vec![]));
+        assert_eq!(r.offer("set_freq", &f(3), ms(t, 60)), send(vec![], f(3)));
         assert!(
             r.due(ms(t, 200)).is_empty(),
             "2 must not be applied after 3"
@@ -195,10 +259,13 @@ mod tests {
         // review: MAIN and SUB shared one slot, so tuning MAIN dropped SUB's value
         let mut r = RateLimiter::new(Duration::from_millis(50));
         let t = Instant::now();
-        assert_eq!(r.offer("set_freq", &freq(0, 1), t), Verdict::Send(vec![]));
+        assert_eq!(
+            r.offer("set_freq", &freq(0, 1), t),
+            send(vec![], freq(0, 1))
+        );
         assert_eq!(
             r.offer("set_freq", &freq(1, 2), ms(t, 1)),
-            Verdict::Send(vec![])
+            send(vec![], freq(1, 2))
         );
         assert_eq!(
             r.offer("set_freq", &freq(1, 3), ms(t, 2)),
@@ -254,13 +321,10 @@ mod tests {
             vec![("set_freq".to_string(), f(2))]
         );
         r.offer("set_freq", &f(3), ms(t, 3));
+        let power = Command::write(crate::radio::table::settings::SettingId::Power, 0, 9);
         assert_eq!(
-            r.offer(
-                "set_power",
-                &Command::write(crate::radio::table::settings::SettingId::Power, 0, 9),
-                ms(t, 4)
-            ),
-            Verdict::Send(vec![("set_freq".to_string(), f(3))])
+            r.offer("set_power", &power, ms(t, 4)),
+            send(vec![("set_freq".to_string(), f(3))], power.clone())
         );
         r.offer("set_freq", &f(4), ms(t, 5));
         assert_eq!(r.drain(ms(t, 6)), vec![("set_freq".to_string(), f(4))]);

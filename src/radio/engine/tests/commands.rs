@@ -410,3 +410,25 @@ fn a_data_mode_change_at_the_front_panel_reaches_the_state() {
         "SUB untouched"
     );
 }
+
+#[test]
+fn the_scope_settings_are_read_again_when_the_scope_shows_the_other_receiver() {
+    // review: after a `27 12` switch the state showed MAIN's span as SUB's
+    let mut p = Pair::ready("ic7610");
+    let addr = p.rig.civ_addr();
+    let set = |data: &[u8]| civ::Frame::new(addr, civ::CONTROLLER, cmd::SCOPE, data);
+    // SUB's scope gets another span than MAIN's, then the front panel shows SUB's
+    let mut span = vec![cmd::scope::SPAN, 0x01];
+    span.extend(civ::freq_to_bcd(2_500).unwrap());
+    assert_eq!(p.rig.handle(&set(&span), Duration::ZERO)[0].cmd, civ::ACK);
+    assert_ne!(p.content().radio.scope.span_hz, Some(2_500));
+    let switch = [cmd::scope::RECEIVER, 0x01];
+    assert_eq!(p.rig.handle(&set(&switch), Duration::ZERO)[0].cmd, civ::ACK);
+    let news = civ::Frame::new(civ::BROADCAST, addr, cmd::SCOPE, &switch);
+    p.engine.handle_frame(news, p.now);
+    assert_eq!(p.content().radio.scope.span_hz, None, "not MAIN's any more");
+    p.run_for(Duration::from_secs(1));
+    let scope = p.content().radio.scope;
+    assert_eq!((scope.receiver, scope.span_hz), (1, Some(2_500)));
+    assert!(scope.mode.is_some() && scope.speed.is_some());
+}
