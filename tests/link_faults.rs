@@ -439,3 +439,36 @@ fn a_radio_already_in_standby_is_reported_off_and_can_be_switched_on() {
     assert_eq!(st.radio.main.freq_hz, Some(freq(&sim, 0)));
     radio.shutdown();
 }
+
+#[test]
+fn a_radio_that_went_to_standby_is_found_so_after_a_reconnect() {
+    // the standby case of independent implementations, on a reconnect: the streams are
+    // granted again but no CI-V comes, and power-on must still wake the radio
+    let sim = start_sim("ic7610");
+    let radio = start_radio("ic7610", &sim);
+    wait_ready(&radio, READY);
+    radio.execute(Command::Power(false)).expect("power off");
+    sim.kick_streams();
+    assert!(wait_for(Duration::from_secs(3), || !radio
+        .store()
+        .read(|c| c.connection.rig_connected)));
+    assert!(
+        wait_for(Duration::from_secs(10), || radio
+            .store()
+            .read(
+                |c| c.connection.rig_connected && c.detail.status.as_str() == "powered_off"
+            )),
+        "{:?}",
+        radio.store().read(|c| c.detail.clone())
+    );
+    assert_eq!(radio.store().read(|c| c.radio.ptt), Some(false));
+    radio
+        .execute(Command::Power(true))
+        .expect("power on wakes the radio");
+    wait_ready(&radio, READY);
+    assert_eq!(
+        radio.store().read(|c| c.radio.main.freq_hz),
+        Some(freq(&sim, 0))
+    );
+    radio.shutdown();
+}

@@ -76,6 +76,11 @@ fn invalid_profiles_are_rejected_with_the_field() {
     assert!(Profile::from_toml("bad.toml", &stereo_tx).is_err());
     let unknown_field = format!("{base}\n[extra]\nx = 1\n");
     assert!(Profile::from_toml("bad.toml", &unknown_field).is_err());
+    // a feature name nobody knows is a load error, not a silently missing command
+    let typo = base.replace("\"attenuator\"", "\"attenuater\"");
+    assert_ne!(typo, base);
+    let err = Profile::from_toml("bad.toml", &typo).unwrap_err();
+    assert!(err.to_string().contains("attenuater"), "{err}");
 }
 
 #[test]

@@ -213,6 +213,9 @@ fn connect_disconnect_and_power() {
     );
     assert_eq!(s["radioDetail"]["status"], "powered_off");
     assert_eq!(get(a, "/readyz").status, 503);
+    // off when already off is a harmless success (it answered 409 radio_rejected)
+    let r = post_json(a, "/api/v1/radio/power", &json!({"state": "off"}));
+    assert_eq!((r.status, r.json()["state"].as_str()), (200, Some("off")));
     let r = post_json(a, "/api/v1/radio/power", &json!({"state": "on"}));
     assert_eq!(r.status, 200);
     assert!(wait_for(Duration::from_secs(5), || get(a, "/readyz")

@@ -749,3 +749,41 @@ fn a_sub_scope_subscriber_gets_sub_sweeps() {
     );
     srv.shutdown();
 }
+
+#[test]
+fn a_vanished_owner_is_unkeyed_even_when_the_radio_refuses_often() {
+    // the reproduction: `rigweb sim --nak 0.4`, `--tx-timeout 10`, key, close
+    // the socket. The unkey used to be tried once; NAKed, the transmitter stayed keyed
+    // for good (21 minutes). Now it is tried again until the radio confirms.
+    let mut cfg = serve_config("ic7610", None);
+    cfg.tx_timeout = Duration::from_secs(10);
+    let tuning = Tuning {
+        sim: Some(|s| s.faults.nak = 0.4),
+        ..Tuning::default()
+    };
+    let srv = start_server(cfg, tuning);
+    let a = srv.addr();
+    for round in 0..3 {
+        let mut owner = Ws::control(a);
+        let keyed = (0..20)
+            .any(|i| owner.cmd(&format!("k{i}"), "ptt", json!({"state": true}))["ok"] == true);
+        assert!(keyed, "keyed in the end (round {round})");
+        assert!(wait_for(Duration::from_secs(2), || sim_ptt(&srv)));
+        drop(owner);
+        assert!(
+            wait_for(Duration::from_secs(8), || !sim_ptt(&srv)),
+            "unkeyed by the release, before the transmit timeout (round {round})"
+        );
+        // the radio may refuse several attempts in a row (each is also applied, as
+        // this simulator's NAKs are): PTT shows off once one is confirmed
+        assert!(
+            wait_for(
+                Duration::from_secs(25),
+                || get(a, "/api/v1/state").json()["ptt"] == false
+            ),
+            "{}",
+            get(a, "/api/v1/state").json()
+        );
+    }
+    srv.shutdown();
+}

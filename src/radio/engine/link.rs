@@ -28,7 +28,11 @@ impl Engine {
                 if st == LinkState::Ready && !was_ready {
                     self.civ_recovering = false;
                     self.fetched = false;
-                    if !self.standby {
+                    if self.standby {
+                        // in standby (the link found it so before it was up): so is
+                        // the transmitter
+                        self.store.modify(|c| c.radio.ptt = Some(false));
+                    } else {
                         self.internal.push_back(Internal::Fetch);
                     }
                 } else if st != LinkState::Ready {

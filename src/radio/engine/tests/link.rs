@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::{Pair, code, ok};
+use super::{Fate, Pair, code, ok};
 use crate::lan::link::{LinkEvent, LinkState};
 use crate::radio::command::{Command, Target};
 use crate::radio::state::RadioStatus;
@@ -185,4 +185,34 @@ fn scope_output_asked_for_while_the_link_is_down_is_sent_once_it_is_up() {
     assert!(p.content().connection.radio_ready);
     assert_eq!(p.sent_count(&[cmd::SCOPE, cmd::scope::OUTPUT, 0x01]), 1);
     assert!(p.content().radio.scope.streaming);
+}
+
+#[test]
+fn values_the_radio_does_not_answer_are_unknown_not_invented() {
+    // review: when `25 01`/`26 01` timed out, SUB showed made-up values
+    let mut p = Pair::ready("ic7610");
+    assert!(p.content().radio.sub.unwrap().freq_hz.is_some());
+    p.requests = Box::new(|_, f| {
+        if (f.cmd == cmd::SEL_FREQ || f.cmd == cmd::SEL_MODE) && f.data == [0x01] {
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    });
+    p.link(LinkState::Reconnecting {
+        attempt: 1,
+        retry_in: Duration::from_secs(1),
+    });
+    p.link(LinkState::Ready);
+    p.run_for(Duration::from_secs(30));
+    let c = p.content();
+    assert!(
+        c.connection.radio_ready,
+        "the rest was read: {:?}",
+        c.detail
+    );
+    let sub = c.radio.sub.unwrap();
+    assert_eq!((sub.freq_hz, sub.mode.as_deref()), (None, None), "{sub:?}");
+    assert!(sub.af_gain.is_some(), "what was answered is shown");
+    assert!(c.radio.main.freq_hz.is_some());
 }
