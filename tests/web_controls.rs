@@ -63,6 +63,7 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
     );
     ok(&ws.cmd("16", "set_data_mode", json!({"data": 1})));
     ok(&ws.cmd("16b", "set_monitor_gain", json!({"level": 99})));
+    ok(&ws.cmd("16c", "set_vox_gain", json!({"level": 42})));
     let s = state(a);
     let m = &s["main"];
     assert_eq!(
@@ -138,6 +139,12 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
     assert_eq!(snap.scope.rx[0].half_span_hz, 5000);
     assert_eq!(snap.levels.get(&0x15), Some(&99), "monitor gain");
     assert_eq!(s["monitorGain"], 99);
+    assert_eq!(s["voxGain"], 42);
+    assert_eq!(
+        snap.levels.get(&0x16),
+        Some(&42),
+        "VOX gain reached the radio"
+    );
     assert_eq!(snap.scope.rx[0].ref_tenths_db, -25);
     assert_eq!(snap.scope.rx[0].edge, 3);
     // a width the mode does not have, and a mode without widths

@@ -274,6 +274,8 @@ pub struct RadioState {
     pub mic_gain: Option<u16>,
     /// Monitor gain 0..255.
     pub monitor_gain: Option<u16>,
+    /// VOX gain 0..255.
+    pub vox_gain: Option<u16>,
     /// Scope settings.
     pub scope: ScopeState,
 }
@@ -298,6 +300,7 @@ impl RadioState {
             comp_level: None,
             mic_gain: None,
             monitor_gain: None,
+            vox_gain: None,
             scope: ScopeState::default(),
         }
     }

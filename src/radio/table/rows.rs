@@ -476,6 +476,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("level", true, LEVEL)],
         &[("level", SettingId::MonitorGain)],
     ),
+    write(
+        "set_vox_gain",
+        "VOX gain (how readily speech keys the transmitter)",
+        Global,
+        &[int("level", true, LEVEL)],
+        &[("level", SettingId::VoxGain)],
+    ),
     CommandSpec {
         need_one: true,
         ..write(

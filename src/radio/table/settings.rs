@@ -86,6 +86,8 @@ pub enum SettingId {
     ScopeEdge,
     /// Monitor gain (hearing one's own transmission).
     MonitorGain,
+    /// VOX gain.
+    VoxGain,
 }
 
 /// One row of the settings table.
@@ -165,7 +167,7 @@ use Codec::{Flag, Level};
 use Place::{Global, Receiver, ScopeReceiver};
 
 /// The settings table, indexed by [`SettingId`].
-pub static SETTINGS: [Setting; 29] = [
+pub static SETTINGS: [Setting; 30] = [
     row(
         SettingId::AfGain,
         cmd::LEVEL,
@@ -486,6 +488,17 @@ pub static SETTINGS: [Setting; 29] = [
         Some(Feature::Tx),
         global_field!(monitor_gain, level, "monitorGain"),
         "monitor_gain_changed",
+        "level",
+    ),
+    row(
+        SettingId::VoxGain,
+        cmd::LEVEL,
+        &[level::VOX],
+        Global,
+        Level,
+        Some(Feature::Tx),
+        global_field!(vox_gain, level, "voxGain"),
+        "vox_gain_changed",
         "level",
     ),
 ];
