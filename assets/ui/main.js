@@ -165,7 +165,6 @@ async function boot() {
     return;
   }
   app.bootAttempt = 0;
-  overlays.probe();
   control.start();
 }
 
@@ -198,6 +197,8 @@ async function loadServer(info) {
     app.catalogueSource = haveCatalogue ? 'server' : 'fallback';
     buildViews(catalogue);
   }
+  // the optional services (overlays) of this server: read at boot and after every reconnect
+  overlays.setServices(info.services || null);
   schedule();
 }
 

@@ -27,9 +27,9 @@ fn rx_audio_plays_through_the_worklet() {
         Duration::from_secs(5),
     );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -58,7 +58,8 @@ fn rx_pipeline_plays(codec: &str) {
         "document.getElementById('audio-pill').textContent.startsWith('RX ')",
         Duration::from_secs(5),
     );
-    let errors: Vec<String> = unexpected_errors(&page)
+    let errors: Vec<String> = page
+        .console_errors()
         .into_iter()
         .filter(|e| e.starts_with("exception"))
         .collect();
@@ -128,9 +129,9 @@ fn the_stream_channels_are_used_when_the_server_has_them() {
     assert_eq!(s["wsClients"]["scope"], 1, "{s}");
     assert_eq!(s["wsClients"]["meters"], 1, "{s}");
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }

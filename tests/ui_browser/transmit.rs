@@ -42,9 +42,9 @@ fn ptt_keys_the_simulator_and_releasing_unkeys() {
     wait_state(addr, "PTT off when the tab hides", |s| s["ptt"] == false);
     page.mouse("mouseReleased", x, y);
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -79,9 +79,9 @@ fn ptt_sends_microphone_audio_to_the_simulator() {
         "no audio after unkeying"
     );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
