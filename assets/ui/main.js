@@ -130,6 +130,7 @@ const audio = new AudioEngine(app.api, {
   netMs: () => (control.rttMs === null ? 0 : control.rttMs / 2),
   caps: () => app.caps,
   changed: () => schedule(),
+  txLost: (why) => ptt.audioLost(why),
 });
 const ptt = new Ptt(byId('ptt'), byId('ptt-sub'), {
   cmd: (name, params) => control.cmd(name, params),
@@ -555,9 +556,9 @@ window.rigweb = {
   peakHz: () => scope.peakHz(),
   get meters() { return { ...app.meters }; },
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
-  get ptt() { return { phase: ptt.phase, latched: ptt.latched }; },
+  get ptt() { return { phase: ptt.phase, latched: ptt.latched, txTimeoutS: ptt.hooks.txTimeoutS() }; },
   /** The parts themselves, for diagnostics from the console. */
-  parts: { audio, feeds, control, scope, overlays },
+  parts: { audio, feeds, control, scope, overlays, ptt },
 };
 
 boot();

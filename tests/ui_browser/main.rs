@@ -13,6 +13,7 @@ mod common;
 mod connection;
 mod page;
 mod page_scripts;
+mod ptt_races;
 mod transmit;
 mod tuning;
 
