@@ -29,6 +29,7 @@ export class AudioEngine {
     this.decoder = null;
     this.listening = false;
     this.available = null; // null: not tried; false: the server has no audio channel
+    this.opusBroken = false; // the Opus decoder failed here: PCM16 from then on
     this.volume = 0.8;
     this.muted = false;
     this.seq = new SeqTracker();
@@ -98,7 +99,7 @@ export class AudioEngine {
     this.listening = true;
     this.hooks.changed();
     await this.context();
-    this.codec = rxCodec(this.support);
+    this.codec = this.opusBroken ? 'pcm16' : rxCodec(this.support);
     if (this.codec === 'opus') {
       try {
         const r = await AudioDecoder.isConfigSupported({ codec: 'opus', sampleRate: 48000, numberOfChannels: 2 });
@@ -193,13 +194,28 @@ export class AudioEngine {
       this.node = sp;
     }
     if (this.codec === 'opus') {
-      this.decoder = new AudioDecoder({
+      const decoder = new AudioDecoder({
         output: (ad) => this.onDecoded(ad),
-        error: (e) => this.hooks.status(`Opus decoding failed (${e.message}); reconnecting with PCM16`, 'warn'),
+        error: (e) => this.opusFailed(decoder, e),
       });
+      this.decoder = decoder;
       this.decoder.configure({ codec: 'opus', sampleRate: m.sample_rate || 48000, numberOfChannels: this.rxChannels });
     }
     this.hooks.status(`Listening: ${this.codec === 'opus' ? 'Opus via WebCodecs' : 'PCM16'}, ${this.rxChannels === 2 ? 'MAIN left / SUB right' : 'mono'}.`, 'ok');
+    this.hooks.changed();
+  }
+
+  /** The Opus decoder failed (closed now, it would drop every frame): RX goes on in
+   * PCM16 — a new `audio_start` asks the server for it (it replaces the Opus stream) —
+   * and stays PCM16 for this page. */
+  opusFailed(decoder, e) {
+    if (decoder !== this.decoder) return;
+    this.opusBroken = true;
+    this.decoder = null;
+    this.decodeStart = [];
+    this.codec = 'pcm16';
+    this.hooks.status(`Opus decoding failed (${(e && e.message) || 'error'}); switched to PCM16.`, 'warn');
+    if (this.listening && this.channel.isOpen) this.sendRxStart();
     this.hooks.changed();
   }
 
