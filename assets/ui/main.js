@@ -5,7 +5,7 @@ import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
 import { applyDelta, revisionFollows, errorText, PROTO } from './protocol.js';
-import { controlsFromCatalogue, fallbackCatalogue } from './catalogue.js';
+import { controlsFromCatalogue, fallbackCatalogue, commandTarget } from './catalogue.js';
 import { ScopeView } from './scope.js';
 import { Overlays } from './overlays.js';
 import { VfoPanel } from './vfo.js';
@@ -98,13 +98,8 @@ const vfo = new VfoPanel(byId('vfos'), {
 const controls = new ControlsView({
   rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), scope: scope.radioGroup, other: byId('ctl-other'),
 }, {
-  send: (desc, params) => {
-    let t = {};
-    // the scope's settings belong to the receiver it shows; others to the tuned one
-    if (desc.group === 'scope') t = desc.target === 'receiver' ? { receiver: scope.receiver } : {};
-    else if (desc.target === 'receiver') t = (targetEntry() || {}).params || {};
-    return send(desc.cmd, { ...params, ...t });
-  },
+  // the scope's settings belong to the receiver it shows; others to the tuned one
+  send: (desc, params) => send(desc.cmd, { ...params, ...commandTarget(desc, (targetEntry() || {}).params, scope.receiver) }),
   context: () => {
     const e = targetEntry();
     return { state: app.state, rxKey: e ? e.stateKey : 'main', mode: e ? e.rx.mode : null };

@@ -293,6 +293,20 @@ fn the_sub_receivers_scope_shows_and_tunes_sub() {
         s["sub"]["freqHz"].as_f64() != Some(sub)
     });
     assert_eq!(state(addr)["main"]["freqHz"], main0, "MAIN untouched");
+    // the scope bar's settings go to the receiver shown: SUB's span narrows, MAIN's stays
+    let main_span = state(addr)["scope"]["spanHz"].clone();
+    assert_eq!(main_span, 25000, "{}", state(addr));
+    page.eval("(() => { const s = document.querySelector('#scope-bar [data-cmd=set_scope] select'); s.value = '5000'; s.dispatchEvent(new Event('change')); return true; })()");
+    page.wait_for(
+        "window.rigweb.scope.receiver === 1 && window.rigweb.scope.range.endHz - window.rigweb.scope.range.startHz <= 10001",
+        Duration::from_secs(10),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        state(addr)["scope"]["spanHz"],
+        main_span,
+        "MAIN's scope span untouched"
+    );
     assert!(
         page.console_errors().is_empty(),
         "{:?}",
