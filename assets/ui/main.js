@@ -15,7 +15,7 @@ import { AudioEngine } from './audio.js';
 import { Ptt } from './ptt.js';
 import { installKeyboard, toggleHelp } from './keyboard.js';
 import { STEPS, stepLabel, allBands, bandOf, nextBand, tuneBy, digitCount, formatShort } from './freq.js';
-import { passband, filterWidth, dialHz, clickTuneHz } from './passband.js';
+import { entryPassband, clickTuneHz } from './passband.js';
 import { vfoEntries, badgesOf } from './model.js';
 import { StatusBar } from './status.js';
 import { Tuner } from './tuning.js';
@@ -411,7 +411,7 @@ function render() {
   if (!tuner.step) byId('step').options[0].textContent = `Auto (${stepLabel(currentStep())})`;
   controls.update();
   scope.setPassbands(list.filter((e) => e.rx && Number.isFinite(e.rx.freqHz)).map((e) => {
-    const pb = passband(e.rx.mode, e.stateKey === 'main' ? dialHz({ freqHz: shownFreq(e) }, st) : shownFreq(e), filterWidth(e.rx, caps));
+    const pb = entryPassband(e, shownFreq(e), st, caps);
     return { ...pb, dial: shownFreq(e), color: e.cls === 'sub' ? scope.colors.sub : scope.colors.accent, label: e.short };
   }));
   renderScopeNote(st);
