@@ -295,6 +295,8 @@ function onEvent(name, d) {
 
 function askToken(why) {
   setLink('auth');
+  // Escape closes the dialog: the banner offers it again
+  status.banner('This server needs an access token.', 'Enter token', () => askToken(''), true);
   const dlg = byId('token-dlg');
   const err = byId('token-error');
   err.hidden = !why;
@@ -306,6 +308,7 @@ function askToken(why) {
 byId('token-form').addEventListener('submit', () => {
   app.api.setToken(byId('token-input').value.trim());
   byId('token-input').value = '';
+  status.hideBanner();
   boot();
 });
 
