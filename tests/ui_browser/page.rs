@@ -110,6 +110,12 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
         "[...document.querySelectorAll('body *')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 1 && !e.closest('dialog, .scope-bar'); }).map((e) => e.id || e.className).slice(0, 5)",
     );
     assert_eq!(wide, serde_json::json!([]), "elements past the right edge");
+    // touch targets: every button and select on the page is at least 40 px high (the
+    // small buttons of the scope bar and the controls too)
+    let small = page.eval(
+        "[...document.querySelectorAll('button, select')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height < 40 && !e.closest('dialog'); }).map((e) => `${e.id || e.className || e.tagName} ${e.textContent.trim().slice(0, 12)} ${Math.round(e.getBoundingClientRect().height)}`).slice(0, 8)",
+    );
+    assert_eq!(small, serde_json::json!([]), "touch targets under 40 px");
     // the PTT dock stays at the bottom, large
     let ptt = page.eval("(() => { const r = document.getElementById('ptt').getBoundingClientRect(); return [r.height, r.bottom]; })()");
     assert!(ptt[0].as_f64().unwrap() >= 56.0, "a large PTT: {ptt}");
