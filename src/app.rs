@@ -145,6 +145,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         max_connections: cfg.max_connections,
         max_connections_per_client: cfg.max_connections_per_client,
         origins: cfg.allowed_origins.clone(),
+        tx_timeout: cfg.tx_timeout,
         ..tuning.web.unwrap_or_default()
     };
     let tls = cfg

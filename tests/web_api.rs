@@ -80,6 +80,26 @@ fn info_capabilities_and_health() {
     srv.shutdown();
 }
 
+both_ways!(info_tells_the_tx_timeout_and_the_optional_services);
+fn info_tells_the_tx_timeout_and_the_optional_services() {
+    let mut cfg = serve_config("ic7610", None);
+    cfg.tx_timeout = Duration::from_secs(42);
+    let srv = start_server(cfg, Tuning::default());
+    let v = get(srv.addr(), "/api/v1/info").json();
+    assert_eq!(v["txTimeoutS"], 42, "--tx-timeout in seconds: {v}");
+    // none of the optional services is in this release: the page must not ask for them
+    assert_eq!(
+        v["services"],
+        json!({"dxSpots": false, "bandPlan": false, "eibi": false, "bridge": false}),
+        "{v}"
+    );
+    assert_eq!(get(srv.addr(), "/api/v1/dx/spots").status, 501);
+    srv.shutdown();
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    assert_eq!(get(srv.addr(), "/api/v1/info").json()["txTimeoutS"], 180);
+    srv.shutdown();
+}
+
 both_ways!(ic705_and_ic7100_capabilities);
 fn ic705_and_ic7100_capabilities() {
     let srv = start_server(serve_config("ic7100", None), Tuning::default());

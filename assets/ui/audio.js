@@ -12,9 +12,12 @@ import { MicEncoder } from './audio_tx.js';
 
 /** Frames per ScriptProcessor callback where there is no AudioWorklet. */
 const SCRIPT_BUFFER = 2048;
+/** The longest wait for the server's `audio_started` of TX, ms. */
+const TX_START_MS = 4000;
 
 export class AudioEngine {
-  /** `hooks`: `status(text, kind)`, `session()`, `netMs()`, `caps()`, `changed()`. */
+  /** `hooks`: `status(text, kind)`, `session()`, `netMs()`, `caps()`, `changed()`,
+   * `txLost(why)` (TX audio cannot reach the server any more). */
   constructor(api, hooks) {
     this.api = api;
     this.hooks = hooks;
@@ -26,6 +29,7 @@ export class AudioEngine {
     this.decoder = null;
     this.listening = false;
     this.available = null; // null: not tried; false: the server has no audio channel
+    this.opusBroken = false; // the Opus decoder failed here: PCM16 from then on
     this.volume = 0.8;
     this.muted = false;
     this.seq = new SeqTracker();
@@ -34,15 +38,19 @@ export class AudioEngine {
     this.stats = { frames: 0, lost: 0, underruns: 0, peak: 0, levelMs: 0, targetMs: 0, decodeMs: 0, latencyMs: null, codec: null };
     this.decodeStart = [];
     this.mic = new MicEncoder(() => this.context(), this.support);
-    this.tx = { active: false, seq: 0, pending: null, confirmed: false };
+    // `run` counts TX starts and stops: a start overtaken by a stop gives up
+    this.tx = { active: false, run: 0, seq: 0, pending: null, confirmed: false };
     this.channel = new Channel('audio', () => api.wsUrl('/api/v1/audio'), {
       open: () => this.onOpen(),
       text: (m) => this.onText(m),
       binary: (b) => this.onBinary(b),
-      close: () => {
-        if (this.tx.pending) this.tx.pending.reject(new Error('the audio channel closed'));
+      close: (info) => {
+        const pending = this.tx.pending;
         this.tx.pending = null;
         this.tx.confirmed = false;
+        if (pending) pending.reject(new Error('the audio channel closed'));
+        // transmitting with no way for the audio: the radio must not stay keyed
+        else if (this.tx.active && info.opened) this.hooks.txLost('the audio connection to the server dropped');
       },
       unavailable: () => {
         this.available = false;
@@ -91,7 +99,7 @@ export class AudioEngine {
     this.listening = true;
     this.hooks.changed();
     await this.context();
-    this.codec = rxCodec(this.support);
+    this.codec = this.opusBroken ? 'pcm16' : rxCodec(this.support);
     if (this.codec === 'opus') {
       try {
         const r = await AudioDecoder.isConfigSupported({ codec: 'opus', sampleRate: 48000, numberOfChannels: 2 });
@@ -141,6 +149,7 @@ export class AudioEngine {
   onText(m) {
     if (m.type === 'audio_started' && m.direction === 'rx') this.setupRx(m);
     else if (m.type === 'audio_started' && m.direction === 'tx') {
+      if (!this.tx.active) return;
       this.tx.confirmed = true;
       if (this.tx.pending) this.tx.pending.resolve(m);
       this.tx.pending = null;
@@ -148,7 +157,11 @@ export class AudioEngine {
       if (this.tx.pending) {
         this.tx.pending.reject(new Error(m.message || m.error));
         this.tx.pending = null;
-      } else if (m.error !== 'ptt_required') {
+      } else if (m.error === 'ptt_required') {
+        // the server does not see our PTT (after a release it is the frames still on
+        // their way: nothing to do then)
+        if (this.tx.active) this.hooks.txLost(`the server refused TX audio (${m.message || 'PTT is not held'})`);
+      } else {
         this.hooks.status(`Audio: ${m.message || m.error}`, 'warn');
       }
     }
@@ -181,13 +194,28 @@ export class AudioEngine {
       this.node = sp;
     }
     if (this.codec === 'opus') {
-      this.decoder = new AudioDecoder({
+      const decoder = new AudioDecoder({
         output: (ad) => this.onDecoded(ad),
-        error: (e) => this.hooks.status(`Opus decoding failed (${e.message}); reconnecting with PCM16`, 'warn'),
+        error: (e) => this.opusFailed(decoder, e),
       });
+      this.decoder = decoder;
       this.decoder.configure({ codec: 'opus', sampleRate: m.sample_rate || 48000, numberOfChannels: this.rxChannels });
     }
     this.hooks.status(`Listening: ${this.codec === 'opus' ? 'Opus via WebCodecs' : 'PCM16'}, ${this.rxChannels === 2 ? 'MAIN left / SUB right' : 'mono'}.`, 'ok');
+    this.hooks.changed();
+  }
+
+  /** The Opus decoder failed (closed now, it would drop every frame): RX goes on in
+   * PCM16 — a new `audio_start` asks the server for it (it replaces the Opus stream) —
+   * and stays PCM16 for this page. */
+  opusFailed(decoder, e) {
+    if (decoder !== this.decoder) return;
+    this.opusBroken = true;
+    this.decoder = null;
+    this.decodeStart = [];
+    this.codec = 'pcm16';
+    this.hooks.status(`Opus decoding failed (${(e && e.message) || 'error'}); switched to PCM16.`, 'warn');
+    if (this.listening && this.channel.isOpen) this.sendRxStart();
     this.hooks.changed();
   }
 
@@ -264,34 +292,56 @@ export class AudioEngine {
     await this.mic.chooseCodec();
   }
 
-  /** Starts TX audio once PTT is confirmed; resolves when frames flow. */
+  /** Starts TX audio once PTT is confirmed; resolves true when frames flow, false when
+   * stopTx() came first (then nothing keeps running). */
   async startTx() {
     const why = this.txAudioBlocker();
     if (why) throw new Error(why);
-    await this.prepareTx();
+    const run = ++this.tx.run;
+    const live = () => run === this.tx.run;
+    // active from the start, so that a stopTx() at any point undoes all of it
     this.tx.active = true;
     this.tx.seq = 0;
     this.tx.confirmed = false;
-    const started = new Promise((resolve, reject) => {
-      this.tx.pending = { resolve, reject };
-    });
-    if (this.channel.isOpen) this.sendTxStart();
-    else this.channel.start();
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the server did not start TX audio')), 4000));
-    await Promise.race([started, timeout]);
-    await this.mic.start((codec, bytes) => {
-      if (!this.tx.active) return;
-      this.channel.sendBinary(buildTxAudioFrame(codec, this.tx.seq++, 48000, bytes));
-    });
+    let timer = null;
+    try {
+      await this.prepareTx();
+      if (!live()) return false;
+      const started = new Promise((resolve, reject) => {
+        this.tx.pending = { resolve, reject };
+      });
+      if (this.channel.isOpen) this.sendTxStart();
+      else this.channel.start();
+      const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the server did not start TX audio')), TX_START_MS);
+      });
+      await Promise.race([started, timeout]);
+      if (!live()) return false;
+      await this.mic.start((codec, bytes) => {
+        if (live()) this.channel.sendBinary(buildTxAudioFrame(codec, this.tx.seq++, 48000, bytes));
+      });
+      return live();
+    } catch (e) {
+      if (!live()) return false;
+      this.stopTx();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  /** Stops TX audio (before PTT is released). */
+  /** Stops TX audio (before PTT is released), also a start still on its way; the
+   * microphone closes after its idle time. */
   stopTx() {
-    if (!this.tx.active) return;
+    this.tx.run++;
+    const was = this.tx.active;
+    const pending = this.tx.pending;
     this.tx.active = false;
     this.tx.pending = null;
     this.tx.confirmed = false;
+    if (pending) pending.reject(new Error('TX audio stopped'));
     this.mic.stop();
+    if (!was) return;
     this.channel.send({ type: 'audio_stop', direction: 'tx' });
     if (!this.listening) this.channel.stop();
   }

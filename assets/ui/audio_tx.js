@@ -21,6 +21,13 @@ export class MicEncoder {
     this.closeTimer = null;
     this.timestamp = 0;
     this.level = 0;
+    /** How long the microphone stays open after a transmission, ms. */
+    this.idleMs = MIC_IDLE_MS;
+    // start()/stop() generation: a start overtaken by a stop gives up
+    this.run = 0;
+    // the getUserMedia in flight, and whether it was closed before it answered
+    this.opening = null;
+    this.dropOpening = false;
   }
 
   /** The codec to send: Opus when an encoder for it exists here. */
@@ -38,19 +45,37 @@ export class MicEncoder {
     return this.codec;
   }
 
-  /** Opens the microphone (asking the browser's permission the first time). */
+  /** Opens the microphone (asking the browser's permission the first time). Calls while
+   * the browser asks share that one request. */
   async open() {
     clearTimeout(this.closeTimer);
+    this.closeTimer = null;
+    this.dropOpening = false;
     if (this.stream && this.stream.active) return;
     if (!this.support.mic) throw new Error('no microphone access on this page');
+    if (!this.opening) {
+      this.opening = this.openStream().finally(() => {
+        this.opening = null;
+      });
+    }
+    await this.opening;
+  }
+
+  async openStream() {
     const ctx = await this.getContext();
     await loadWorklets(ctx);
     if (navigator.audioSession) navigator.audioSession.type = 'play-and-record';
-    this.stream = await navigator.mediaDevices.getUserMedia({
+    const stream = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
       video: false,
     });
-    this.source = ctx.createMediaStreamSource(this.stream);
+    if (this.dropOpening) {
+      // closed while the browser asked: let go of the microphone at once
+      for (const t of stream.getTracks()) t.stop();
+      throw new Error('the microphone was closed while it opened');
+    }
+    this.stream = stream;
+    this.source = ctx.createMediaStreamSource(stream);
     this.node = new AudioWorkletNode(ctx, 'rigweb-tx', { numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1] });
     const sink = ctx.createGain();
     sink.gain.value = 0;
@@ -58,10 +83,13 @@ export class MicEncoder {
     this.node.port.onmessage = (e) => this.onFrame(e.data);
   }
 
-  /** Starts sending packets to `onPacket(codecByte, bytes)`. */
+  /** Starts sending packets to `onPacket(codecByte, bytes)`; false when a stop() came
+   * first (nothing is sent then). */
   async start(onPacket) {
+    const run = ++this.run;
     await this.open();
     const codec = await this.chooseCodec();
+    if (run !== this.run) return false;
     this.onPacket = onPacket;
     if (codec === 'opus' && !this.encoder) {
       this.encoder = new AudioEncoder({
@@ -77,6 +105,7 @@ export class MicEncoder {
       });
       this.encoder.configure({ codec: 'opus', sampleRate: 48000, numberOfChannels: 1, bitrate: 32000 });
     }
+    return true;
   }
 
   onFrame(f32) {
@@ -94,15 +123,22 @@ export class MicEncoder {
     }
   }
 
-  /** Stops sending; the microphone closes after a quiet while. */
+  /** Stops sending (a start() still on its way gives up); the microphone closes after
+   * `idleMs`. */
   stop() {
+    this.run++;
     this.onPacket = null;
     clearTimeout(this.closeTimer);
-    this.closeTimer = setTimeout(() => this.close(), MIC_IDLE_MS);
+    this.closeTimer = setTimeout(() => this.close(), this.idleMs);
   }
 
+  /** Closes the microphone now (one still opening is let go of when it answers). */
   close() {
+    clearTimeout(this.closeTimer);
+    this.closeTimer = null;
+    this.run++;
     this.onPacket = null;
+    if (this.opening) this.dropOpening = true;
     if (this.stream) for (const t of this.stream.getTracks()) t.stop();
     if (this.node) this.node.disconnect();
     if (this.source) this.source.disconnect();

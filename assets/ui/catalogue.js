@@ -7,6 +7,9 @@
 export const CORE_COMMANDS = new Set(['set_freq', 'set_mode', 'set_filter', 'ptt', 'set_band']);
 
 const TARGET_PARAMS = new Set(['vfo', 'receiver']);
+/** What a command addresses: a receiver (the tuned one), the receiver the scope shows, or
+ * nothing (`none`). */
+const TARGETS = new Set(['receiver', 'scope_receiver']);
 
 /** Short labels and panel groups of the commands docs/API.md names. */
 const KNOWN = {
@@ -124,7 +127,9 @@ export function controlsFromCatalogue(catalogue) {
       cmd: c.name,
       label,
       group,
-      target: c.target === 'receiver' ? 'receiver' : 'none',
+      target: TARGETS.has(c.target) ? c.target : 'none',
+      // whether the catalogue lets this command name its receiver (two-receiver radios)
+      addressable: (c.params || []).some((p) => p && p.name === 'receiver'),
       rateLimited: !!c.rateLimited,
       description: c.description || '',
       params,
@@ -132,6 +137,17 @@ export function controlsFromCatalogue(catalogue) {
     });
   }
   return out;
+}
+
+/** The parameters that address a control's command: the scope's receiver for scope
+ * commands (`scope_receiver`, and receiver commands of the scope group) where the
+ * catalogue lets them name one, the tuned receiver's `rxParams` (`{receiver}` or `{vfo}`)
+ * for receiver commands, else none. */
+export function commandTarget(desc, rxParams, scopeReceiver) {
+  const scopeCmd = desc.target === 'scope_receiver' || (desc.target === 'receiver' && desc.group === 'scope');
+  if (scopeCmd) return desc.addressable ? { receiver: scopeReceiver } : {};
+  if (desc.target === 'receiver') return { ...(rxParams || {}) };
+  return {};
 }
 
 /** A catalogue in the `GET /api/v1/commands` shape for the commands of servers that

@@ -5,6 +5,8 @@ import { SHORTCUTS, actionOf, keyLabel } from './keymap.js';
 /** Installs the key handler; `handlers[action](ev)` runs the actions; `first(ev)` may
  * take a key before the shortcuts (digit tuning) by returning true. */
 export function installKeyboard(handlers, first) {
+  // whether the Space that is down keyed PTT
+  let spaceKeyed = false;
   const table = byId('help-table');
   table.replaceChildren(...SHORTCUTS.map(([keys, , text]) => h('tr', {},
     h('td', {}, ...keys.flatMap((k, i) => [i ? ' ' : '', h('kbd', { text: keyLabel(k) })])),
@@ -29,7 +31,10 @@ export function installKeyboard(handlers, first) {
     if (!action || !handlers[action] || action === 'escape') return;
     if (action === 'ptt') {
       ev.preventDefault();
-      if (!ev.repeat) handlers.ptt(true);
+      if (!ev.repeat) {
+        spaceKeyed = true;
+        handlers.ptt(true);
+      }
       return;
     }
     if (ev.key === ' ' || ev.key.startsWith('Arrow') || ev.key === 'Enter') {
@@ -40,7 +45,11 @@ export function installKeyboard(handlers, first) {
     handlers[action](ev);
   });
   document.addEventListener('keyup', (ev) => {
-    if (ev.key !== ' ' || typingInField(ev)) return;
+    if (ev.key !== ' ') return;
+    // the Space that keyed always unkeys, even when a text field took the focus since
+    const keyed = spaceKeyed;
+    spaceKeyed = false;
+    if (!keyed && typingInField(ev)) return;
     // Space is PTT: a focused button must not be pressed by its release
     ev.preventDefault();
     if (handlers.ptt) handlers.ptt(false);

@@ -5,7 +5,7 @@ import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
 import { applyDelta, revisionFollows, errorText, PROTO } from './protocol.js';
-import { controlsFromCatalogue, fallbackCatalogue } from './catalogue.js';
+import { controlsFromCatalogue, fallbackCatalogue, commandTarget } from './catalogue.js';
 import { ScopeView } from './scope.js';
 import { Overlays } from './overlays.js';
 import { VfoPanel } from './vfo.js';
@@ -15,7 +15,7 @@ import { AudioEngine } from './audio.js';
 import { Ptt } from './ptt.js';
 import { installKeyboard, toggleHelp } from './keyboard.js';
 import { STEPS, stepLabel, allBands, bandOf, nextBand, tuneBy, digitCount, formatShort } from './freq.js';
-import { passband, filterWidth, dialHz, clickTuneHz } from './passband.js';
+import { entryPassband, clickTuneHz } from './passband.js';
 import { vfoEntries, badgesOf } from './model.js';
 import { StatusBar } from './status.js';
 import { Tuner } from './tuning.js';
@@ -98,13 +98,8 @@ const vfo = new VfoPanel(byId('vfos'), {
 const controls = new ControlsView({
   rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), scope: scope.radioGroup, other: byId('ctl-other'),
 }, {
-  send: (desc, params) => {
-    let t = {};
-    // the scope's settings belong to the receiver it shows; others to the tuned one
-    if (desc.group === 'scope') t = desc.target === 'receiver' ? { receiver: scope.receiver } : {};
-    else if (desc.target === 'receiver') t = (targetEntry() || {}).params || {};
-    return send(desc.cmd, { ...params, ...t });
-  },
+  // the scope's settings belong to the receiver it shows; others to the tuned one
+  send: (desc, params) => send(desc.cmd, { ...params, ...commandTarget(desc, (targetEntry() || {}).params, scope.receiver) }),
   context: () => {
     const e = targetEntry();
     return { state: app.state, rxKey: e ? e.stateKey : 'main', mode: e ? e.rx.mode : null };
@@ -130,6 +125,7 @@ const audio = new AudioEngine(app.api, {
   netMs: () => (control.rttMs === null ? 0 : control.rttMs / 2),
   caps: () => app.caps,
   changed: () => schedule(),
+  txLost: (why) => ptt.audioLost(why),
 });
 const ptt = new Ptt(byId('ptt'), byId('ptt-sub'), {
   cmd: (name, params) => control.cmd(name, params),
@@ -165,7 +161,6 @@ async function boot() {
     return;
   }
   app.bootAttempt = 0;
-  overlays.probe();
   control.start();
 }
 
@@ -198,6 +193,8 @@ async function loadServer(info) {
     app.catalogueSource = haveCatalogue ? 'server' : 'fallback';
     buildViews(catalogue);
   }
+  // the optional services (overlays) of this server: read at boot and after every reconnect
+  overlays.setServices(info.services || null);
   schedule();
 }
 
@@ -298,6 +295,8 @@ function onEvent(name, d) {
 
 function askToken(why) {
   setLink('auth');
+  // Escape closes the dialog: the banner offers it again
+  status.banner('This server needs an access token.', 'Enter token', () => askToken(''), true);
   const dlg = byId('token-dlg');
   const err = byId('token-error');
   err.hidden = !why;
@@ -309,6 +308,7 @@ function askToken(why) {
 byId('token-form').addEventListener('submit', () => {
   app.api.setToken(byId('token-input').value.trim());
   byId('token-input').value = '';
+  status.hideBanner();
   boot();
 });
 
@@ -414,7 +414,7 @@ function render() {
   if (!tuner.step) byId('step').options[0].textContent = `Auto (${stepLabel(currentStep())})`;
   controls.update();
   scope.setPassbands(list.filter((e) => e.rx && Number.isFinite(e.rx.freqHz)).map((e) => {
-    const pb = passband(e.rx.mode, e.stateKey === 'main' ? dialHz({ freqHz: shownFreq(e) }, st) : shownFreq(e), filterWidth(e.rx, caps));
+    const pb = entryPassband(e, shownFreq(e), st, caps);
     return { ...pb, dial: shownFreq(e), color: e.cls === 'sub' ? scope.colors.sub : scope.colors.accent, label: e.short };
   }));
   renderScopeNote(st);
@@ -554,9 +554,9 @@ window.rigweb = {
   peakHz: () => scope.peakHz(),
   get meters() { return { ...app.meters }; },
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
-  get ptt() { return { phase: ptt.phase, latched: ptt.latched }; },
+  get ptt() { return { phase: ptt.phase, latched: ptt.latched, txTimeoutS: ptt.hooks.txTimeoutS() }; },
   /** The parts themselves, for diagnostics from the console. */
-  parts: { audio, feeds, control, scope, overlays },
+  parts: { audio, feeds, control, scope, overlays, ptt },
 };
 
 boot();

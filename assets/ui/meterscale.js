@@ -41,21 +41,26 @@ export function sMeterTicks() {
   return ticks;
 }
 
-const TABLES = {
-  // output power, % of the rated power
+/** The calibration points of the TX meters, raw -> value, as the protocol reference
+ * gives them (icom-lan-protocol.md, "Meters"). TEMP has none there (no CI-V reading on
+ * the supported radios): it is shown as % of the raw scale. */
+export const TABLES = {
+  // Po: % of the rated power (0 W, 50 W, 100 W, 120 W on a 100 W radio)
   power: [[0, 0], [143, 50], [213, 100], [255, 120]],
-  swr: [[0, 1], [48, 1.5], [80, 2], [120, 3], [240, 9.9]],
-  // ALC: 0..120 is the ALC zone, 100 %
-  alc: [[0, 0], [120, 100], [255, 212]],
+  // SWR: 255 means 6.0 or worse
+  swr: [[0, 1], [48, 1.5], [80, 2], [120, 3], [255, 6]],
+  // ALC: 0..120 is the ALC zone (120 = its top = 100 %); the scale goes on to 255
+  alc: [[0, 0], [120, 100]],
   comp: [[0, 0], [130, 15], [241, 30]],
-  vd: [[0, 0], [13, 10], [241, 16]],
-  id: [[0, 0], [97, 10], [146, 15], [241, 25]],
+  vd: [[0, 0], [151, 10], [185, 13.8], [211, 16]],
+  id: [[0, 0], [77, 10], [165, 20], [241, 30]],
   temp: [[0, 0], [255, 100]],
 };
-/** Raw values past which a reading is shown in red. */
-const RED_RAW = { power: 256, swr: 80, alc: 121, comp: 256, vd: 256, id: 220, temp: 200 };
-/** Full-scale raw value of each bar. */
-const FULL_RAW = { power: 255, swr: 160, alc: 160, comp: 241, vd: 241, id: 241, temp: 255, smeter: 241, smeter_sub: 241 };
+/** Raw values from which a reading is shown in red: SWR 2.0, ALC past its zone, Id 25 A,
+ * TEMP 80 %. */
+const RED_RAW = { power: 256, swr: 80, alc: 121, comp: 256, vd: 256, id: 203, temp: 204 };
+/** Full-scale raw value of each bar (Vd: 16 V). */
+const FULL_RAW = { power: 255, swr: 255, alc: 160, comp: 241, vd: 211, id: 241, temp: 255, smeter: 241, smeter_sub: 241 };
 
 /** A meter reading by meter name (`power`, `swr`, `alc`, `comp`, `id`, `vd`, `temp`,
  * `smeter`, `smeter_sub`): `{value, unit, text, fraction, red}`. `maxWatts` turns the
@@ -76,7 +81,7 @@ export function meterReading(name, raw, maxWatts = 100) {
       return { value: w, unit: 'W', text: `${w < 10 ? w.toFixed(1) : Math.round(w)} W`, fraction, red };
     }
     case 'swr':
-      return { value: v, unit: '', text: raw >= 240 ? 'SWR ∞' : `${v.toFixed(1)}:1`, fraction, red };
+      return { value: v, unit: '', text: raw >= 255 ? '≥6.0:1' : `${v.toFixed(1)}:1`, fraction, red };
     case 'alc':
       return { value: v, unit: '%', text: `${Math.round(v)} %`, fraction, red };
     case 'comp':

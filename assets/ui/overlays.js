@@ -1,16 +1,22 @@
 // Scope overlays: band-plan segments (a strip between spectrum and waterfall), EiBi
-// broadcasters on air now and DX-cluster spots (labels over the spectrum). Each is
-// probed once; while the server answers 501 (or 404) for it, it stays hidden. Clicking
-// a label tunes there (AM for broadcasters). All text is set as text, never as HTML.
+// broadcasters on air now and DX-cluster spots (labels over the spectrum). Only the
+// services the server advertises (`services` in `GET /api/v1/info`) are asked for; the
+// others stay hidden and their routes are never requested. Clicking a label tunes there
+// (AM for broadcasters). All text is set as text, never as HTML.
 import { byId, h, loadSetting, saveSetting } from './dom.js';
 import { hzToX } from './passband.js';
 import { formatShort } from './freq.js';
 
 const KINDS = {
-  bandplan: { label: 'Plan', probe: '/api/v1/band-plan/layers', title: 'Band-plan segments' },
-  eibi: { label: 'EiBi', probe: '/api/v1/eibi/status', title: 'Broadcast stations on air now (EiBi)' },
-  dx: { label: 'DX', probe: '/api/v1/dx/spots', title: 'DX-cluster spots' },
+  bandplan: { label: 'Plan', service: 'bandPlan', probe: '/api/v1/band-plan/layers', title: 'Band-plan segments' },
+  eibi: { label: 'EiBi', service: 'eibi', probe: '/api/v1/eibi/status', title: 'Broadcast stations on air now (EiBi)' },
+  dx: { label: 'DX', service: 'dxSpots', probe: '/api/v1/dx/spots', title: 'DX-cluster spots' },
 };
+
+/** The overlay kinds whose services `services` (of `GET /api/v1/info`) advertises. */
+export function advertisedOverlays(services) {
+  return Object.keys(KINDS).filter((k) => !!services && services[KINDS[k].service] === true);
+}
 
 /** The mode a band-plan segment suggests, or null. */
 function segmentMode(seg) {
@@ -34,25 +40,40 @@ export class Overlays {
     this.rangeKey = '';
     this.timer = null;
     this.dxTimer = null;
+    this.servicesSig = null;
+    this.probeRun = 0;
   }
 
-  /** Asks the server which overlays it has and shows toggles for those. */
-  async probe() {
+  /** Takes the server's `services` (read at boot and after every reconnect): probes the
+   * advertised overlays and shows toggles for those that answer. Unchanged services keep
+   * what is shown. */
+  async setServices(services) {
+    const kinds = advertisedOverlays(services);
+    const sig = kinds.join(',');
+    if (sig === this.servicesSig) return;
+    this.servicesSig = sig;
+    const run = ++this.probeRun;
+    const available = {};
+    let dx = [];
+    for (const kind of kinds) {
+      try {
+        const r = await this.api.get(KINDS[kind].probe);
+        available[kind] = r.status === 200;
+        if (kind === 'dx' && available.dx) dx = (r.body && r.body.spots) || [];
+      } catch {
+        available[kind] = false;
+      }
+    }
+    // a newer call (another reconnect) decides
+    if (run !== this.probeRun) return;
+    this.available = available;
+    this.data.dx = dx;
     const group = this.scope.overlayGroup;
     group.replaceChildren();
-    for (const [kind, k] of Object.entries(KINDS)) {
-      let ok = false;
-      try {
-        const r = await this.api.get(k.probe);
-        ok = r.status === 200;
-        if (kind === 'dx' && ok) this.data.dx = (r.body && r.body.spots) || [];
-      } catch {
-        ok = false;
-      }
-      this.available[kind] = ok;
-      if (!ok) continue;
+    for (const kind of kinds.filter((k) => available[k])) {
+      const k = KINDS[kind];
       this.enabled[kind] = loadSetting(`overlay.${kind}`, true);
-      const b = h('button', { class: 'small', type: 'button', text: k.label, title: k.title, attrs: { 'aria-pressed': String(this.enabled[kind]) } });
+      const b = h('button', { class: 'small', type: 'button', text: k.label, title: k.title, dataset: { overlay: kind }, attrs: { 'aria-pressed': String(this.enabled[kind]) } });
       b.addEventListener('click', () => {
         this.enabled[kind] = !this.enabled[kind];
         saveSetting(`overlay.${kind}`, this.enabled[kind]);
@@ -63,14 +84,15 @@ export class Overlays {
       group.append(b);
     }
     group.hidden = !group.children.length;
-    if (this.available.dx) {
-      clearInterval(this.dxTimer);
-      this.dxTimer = setInterval(() => this.fetchDx(), 30000);
-    }
+    clearInterval(this.dxTimer);
+    if (available.dx) this.dxTimer = setInterval(() => this.fetchDx(), 30000);
+    this.rangeKey = '';
     this.update();
+    this.render();
   }
 
   async fetchDx() {
+    if (!this.available.dx) return;
     try {
       const r = await this.api.get('/api/v1/dx/spots');
       if (r.status === 200) this.data.dx = (r.body && r.body.spots) || [];

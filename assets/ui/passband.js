@@ -46,10 +46,19 @@ export function filterWidth(rx, caps) {
   return 2400;
 }
 
-/** The dial a receiver listens at: its frequency plus the RIT offset when RIT is on. */
-export function dialHz(rx, root) {
-  const rit = root && root.rit && Number.isFinite(root.ritOffsetHz) ? root.ritOffsetHz : 0;
-  return (rx ? rx.freqHz : 0) + rit;
+/** The dial a VFO entry (model.js `vfoEntries`) tuned to `freqHz` listens at: plus the
+ * RIT offset while RIT is on, but only on the receiver / VFO the radio operates (the
+ * active one) — never on MAIN while SUB is selected, nor on the unselected VFO of an A/B
+ * radio. */
+export function dialHz(entry, freqHz, state) {
+  const on = !!entry && entry.isActive && !!state && state.rit === true && Number.isFinite(state.ritOffsetHz);
+  return freqHz + (on ? state.ritOffsetHz : 0);
+}
+
+/** The passband `{lo, hi}` of a VFO entry tuned to `freqHz`: its mode and filter width
+ * around its dial. */
+export function entryPassband(entry, freqHz, state, caps) {
+  return passband(entry.rx.mode, dialHz(entry, freqHz, state), filterWidth(entry.rx, caps));
 }
 
 /** x (0..width) of `hz` on a scope showing `startHz`..`endHz`. */

@@ -1,7 +1,8 @@
 // Push-to-talk: the button (held; double-tap latches on touch screens, with a countdown
 // to the server's transmit timeout) and Space held. Keys `ptt`, waits for the ok, then
-// sends microphone audio; releases on button up, tab hidden, focus lost, socket loss.
-// A key that is still on its way when released is unkeyed as soon as it lands.
+// sends microphone audio; releases on button up, tab hidden, focus lost, the loss of
+// either socket, and the server refusing TX audio. A key that is still on its way when
+// released is unkeyed as soon as it lands; a release at any other point stops TX audio.
 import { setText, toast } from './dom.js';
 import { errorText } from './protocol.js';
 
@@ -30,6 +31,7 @@ export class Ptt {
     this.pressAt = 0;
     this.source = null;
     this.timer = null;
+    this.gen = 0;
     this.bind();
   }
 
@@ -83,29 +85,35 @@ export class Ptt {
     window.addEventListener('pagehide', () => this.release('page closed', true));
   }
 
-  /** Keys the transmitter (from the button or Space). */
+  /** Keys the transmitter (from the button or Space). Every release, server release
+   * and connection loss starts a new generation: a press that finds its generation gone
+   * after any wait (the key, the microphone prompt, TX audio starting) stops there, so
+   * nothing it started outlives the release. */
   async press(source) {
     if (this.active) return;
     if (!this.hooks.canKey()) {
       toast('Not connected to a ready radio.', 'bad');
       return;
     }
+    const gen = ++this.gen;
+    const stale = () => gen !== this.gen;
     this.source = source;
     this.phase = 'keying';
     this.wantRelease = false;
     this.render();
     const audio = this.hooks.audio;
     // the microphone prompt (first time) runs while the key travels
-    const micReady = audio.prepareTx().catch((e) => e);
+    const micReady = audio.prepareTx().then(() => null, (e) => e);
     try {
       await this.hooks.cmd('ptt', { state: true });
     } catch (e) {
-      this.phase = 'idle';
-      this.latched = false;
-      this.render();
+      if (stale()) return;
+      this.toIdle();
       toast(`PTT refused: ${errorText(e)}`, 'bad');
       return;
     }
+    // the socket closed meanwhile: the server unkeys a client it lost
+    if (stale()) return;
     this.phase = 'live';
     this.keyedAt = performance.now();
     this.render();
@@ -114,9 +122,9 @@ export class Ptt {
       return;
     }
     this.startTimer();
-    const blocked = audio.txAudioBlocker();
-    if (blocked) return;
+    if (audio.txAudioBlocker()) return;
     const micErr = await micReady;
+    if (stale()) return;
     if (micErr instanceof Error) {
       toast(`Keyed without audio: ${micErr.message}`, 'bad');
       return;
@@ -124,51 +132,57 @@ export class Ptt {
     try {
       await audio.startTx();
     } catch (e) {
-      audio.stopTx();
-      if (this.active) toast(`Keyed without audio: ${e.message}`, 'bad');
+      if (!stale()) toast(`Keyed without audio: ${e.message}`, 'bad');
     }
   }
 
-  /** Unkeys (always allowed); `quiet` skips the toast. */
+  /** Back to idle: a new generation, TX audio stopped (the microphone closes after its
+   * idle time). */
+  toIdle() {
+    this.gen++;
+    this.phase = 'idle';
+    this.latched = false;
+    this.wantRelease = false;
+    this.source = null;
+    clearInterval(this.timer);
+    this.hooks.audio.stopTx();
+    this.render();
+  }
+
+  /** Unkeys (always allowed); `quiet` skips the toast. A release while the key is on
+   * its way unkeys as soon as it lands. */
   release(reason, quiet = false) {
     if (this.phase === 'idle') return;
     if (this.phase === 'keying') {
       this.wantRelease = true;
       return;
     }
-    this.phase = 'idle';
-    this.latched = false;
-    this.source = null;
-    clearInterval(this.timer);
-    this.hooks.audio.stopTx();
+    this.toIdle();
     this.hooks.cmd('ptt', { state: false }).catch((e) => {
       if (e.error !== 'disconnected' && !quiet) toast(`Unkeying failed: ${errorText(e)}`, 'bad');
     });
-    this.render();
-    this.hooks.changed();
     if (reason && reason.startsWith('server')) toast(reason, 'info');
+  }
+
+  /** TX audio ended on the way to the server (its socket dropped, or the server refused
+   * the frames with `ptt_required`): unkey rather than stay on the air without audio. */
+  audioLost(why) {
+    if (this.phase === 'idle') return;
+    toast(`PTT released: ${why}.`, 'bad', 8000);
+    this.release('audio lost', true);
   }
 
   /** The server says PTT dropped (timeout, another client, link loss). */
   serverReleased(why) {
     if (this.phase !== 'live') return;
-    this.phase = 'idle';
-    this.latched = false;
-    this.source = null;
-    clearInterval(this.timer);
-    this.hooks.audio.stopTx();
-    this.render();
+    this.toIdle();
     if (why) toast(why, 'info');
   }
 
   /** The control socket closed: the server unkeys us; forget our side. */
   connectionLost() {
     if (this.phase === 'idle') return;
-    this.phase = 'idle';
-    this.latched = false;
-    clearInterval(this.timer);
-    this.hooks.audio.stopTx();
-    this.render();
+    this.toIdle();
   }
 
   startTimer() {

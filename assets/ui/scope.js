@@ -9,6 +9,7 @@ import { formatShort } from './freq.js';
 import { themeColors } from './theme.js';
 import { Waterfall } from './waterfall.js';
 import { Spectrum } from './spectrum.js';
+import { WheelSteps } from './wheel.js';
 
 /** Most frames kept while the page cannot draw (a hidden tab does not run frames). */
 const MAX_QUEUE = 64;
@@ -26,6 +27,7 @@ export class ScopeView {
     this.note = byId('scope-note');
     this.waterfall = new Waterfall(this.wfCanvas);
     this.spectrum = new Spectrum(this.specCanvas);
+    this.wheelSteps = new WheelSteps();
     this.queue = [];
     this.last = null;
     this.trace = null;
@@ -332,7 +334,8 @@ export class ScopeView {
     el.addEventListener('wheel', (ev) => {
       if (!this.last) return;
       ev.preventDefault();
-      const steps = Math.sign(ev.deltaY || ev.deltaX) * -1;
+      // a trackpad's many small deltas add up to steps (see wheel.js)
+      const steps = this.wheelSteps.add(-(ev.deltaY || ev.deltaX), ev.deltaMode, ev.timeStamp);
       if (steps) this.hooks.wheel(steps * (ev.shiftKey ? 10 : 1));
     }, { passive: false });
   }

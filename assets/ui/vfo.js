@@ -5,6 +5,7 @@
 import { h, setText } from './dom.js';
 import { freqDigits, parseFreq } from './freq.js';
 import { SMeterBar } from './meters.js';
+import { WheelSteps } from './wheel.js';
 
 export class VfoPanel {
   /** `hooks`: `tune(key, hz)`, `select(key)`, `toast(msg)`. */
@@ -16,6 +17,7 @@ export class VfoPanel {
     this.digits = 8;
     this.cursor = null; // {key, index}
     this.values = new Map();
+    this.wheelSteps = new WheelSteps();
   }
 
   /** Digits shown (from the highest frequency the radio tunes). */
@@ -105,8 +107,9 @@ export class VfoPanel {
       const d = ev.target.closest('.d');
       if (!d) return;
       ev.preventDefault();
-      const dir = Math.sign(-ev.deltaY || ev.deltaX);
-      if (dir) this.hooks.tune(key, this.values.get(key) + dir * this.place(+d.dataset.i));
+      // a trackpad's many small deltas add up to steps (see wheel.js)
+      const n = this.wheelSteps.add(ev.deltaY ? -ev.deltaY : ev.deltaX, ev.deltaMode, ev.timeStamp);
+      if (n) this.hooks.tune(key, this.values.get(key) + n * this.place(+d.dataset.i));
     }, { passive: false });
     card.freq.addEventListener('pointerup', (ev) => {
       const d = ev.target.closest('.d');

@@ -48,6 +48,25 @@ pub struct WebConfig {
     pub max_connections_per_client: usize,
     /// Which pages may open WebSockets besides the server's own.
     pub origins: OriginPolicy,
+    /// The transmit timeout (`--tx-timeout`), told to clients in `GET /api/v1/info`.
+    pub tx_timeout: Duration,
+    /// The optional services this server runs.
+    pub services: Services,
+}
+
+/// The optional services a server may run besides the radio (`services` in
+/// `GET /api/v1/info`). Their routes answer `501 not_implemented` while a service is off;
+/// none is part of this release yet, so all are off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Services {
+    /// DX-cluster spots (`/api/v1/dx/spots`).
+    pub dx_spots: bool,
+    /// The band plan (`/api/v1/band-plan/*`).
+    pub band_plan: bool,
+    /// The EiBi broadcast schedule (`/api/v1/eibi/*`).
+    pub eibi: bool,
+    /// The audio bridge (`/api/v1/bridge`).
+    pub bridge: bool,
 }
 
 impl Default for WebConfig {
@@ -66,6 +85,8 @@ impl Default for WebConfig {
             max_connections: 1024,
             max_connections_per_client: 128,
             origins: OriginPolicy::default(),
+            tx_timeout: Duration::from_secs(180),
+            services: Services::default(),
         }
     }
 }

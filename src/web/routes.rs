@@ -72,6 +72,13 @@ pub fn info(app: &AppCtx) -> Reply {
                 "controlConnected": conn.control_connected,
                 "wsClients": total,
             },
+            "txTimeoutS": app.cfg.tx_timeout.as_secs(),
+            "services": {
+                "dxSpots": app.cfg.services.dx_spots,
+                "bandPlan": app.cfg.services.band_plan,
+                "eibi": app.cfg.services.eibi,
+                "bridge": app.cfg.services.bridge,
+            },
         }),
     )
 }

@@ -27,9 +27,9 @@ fn rx_audio_plays_through_the_worklet() {
         Duration::from_secs(5),
     );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -58,7 +58,8 @@ fn rx_pipeline_plays(codec: &str) {
         "document.getElementById('audio-pill').textContent.startsWith('RX ')",
         Duration::from_secs(5),
     );
-    let errors: Vec<String> = unexpected_errors(&page)
+    let errors: Vec<String> = page
+        .console_errors()
         .into_iter()
         .filter(|e| e.starts_with("exception"))
         .collect();
@@ -128,9 +129,70 @@ fn the_stream_channels_are_used_when_the_server_has_them() {
     assert_eq!(s["wsClients"]["scope"], 1, "{s}");
     assert_eq!(s["wsClients"]["meters"], 1, "{s}");
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
+    );
+    srv.shutdown();
+}
+
+/// Makes every Opus decoder of the page fail on its first packet (closing itself and
+/// reporting an error, as a real decoder does on corrupt data).
+const FAILING_OPUS_DECODER: &str = r#"(() => {
+  const Real = window.AudioDecoder;
+  window.__decoders = 0;
+  window.AudioDecoder = class extends Real {
+    constructor(init) { super(init); this.__error = init.error; window.__decoders++; }
+    decode() {
+      if (this.state === 'closed') return;
+      this.close();
+      const report = this.__error;
+      setTimeout(() => report(new DOMException('injected decoder failure', 'EncodingError')), 0);
+    }
+  };
+  return true;
+})()"#;
+
+#[test]
+fn a_failing_opus_decoder_falls_back_to_pcm16_and_keeps_playing() {
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    page.eval(FAILING_OPUS_DECODER);
+    page.click("#listen");
+    // Opus first; the decoder fails; the page asks the server for PCM16 on the same socket
+    page.wait_for("window.__decoders === 1", Duration::from_secs(10));
+    page.wait_for(
+        "window.rigweb.audio.codec === 'pcm16'",
+        Duration::from_secs(10),
+    );
+    let frames = page.eval("window.rigweb.audio.frames").as_u64().unwrap();
+    page.wait_for(
+        &format!("window.rigweb.audio.frames > {} && window.rigweb.audio.avgMs > 60 && window.rigweb.audio.peak > 0.001", frames + 50),
+        Duration::from_secs(15),
+    );
+    let status = page.eval("document.getElementById('audio-status').textContent");
+    assert!(
+        status.as_str().unwrap().contains("PCM16"),
+        "the page says it plays PCM16: {status}"
+    );
+    assert_eq!(page.eval("window.__decoders"), 1, "no second Opus decoder");
+    // listening again stays on PCM16
+    page.click("#listen");
+    page.wait_for(
+        "window.rigweb.audio.listening === false",
+        Duration::from_secs(5),
+    );
+    page.click("#listen");
+    page.wait_for(
+        "window.rigweb.audio.listening && window.rigweb.audio.codec === 'pcm16' && document.getElementById('audio-status').textContent.includes('Listening: PCM16')",
+        Duration::from_secs(10),
+    );
+    assert_eq!(page.eval("window.__decoders"), 1);
+    assert!(
+        page.console_errors().is_empty(),
+        "{:?}",
+        page.console_errors()
     );
     srv.shutdown();
 }

@@ -90,6 +90,44 @@ fn with_a_token_the_page_asks_for_it_and_then_works() {
 }
 
 #[test]
+fn escaping_the_token_prompt_leaves_a_way_back_to_it() {
+    let _t = turn();
+    let token = "another-token";
+    let srv = start(Some(token));
+    let page = Browser::shared().new_page(1280, 800);
+    page.navigate(&url(srv.addr()));
+    page.wait_for(
+        "document.getElementById('token-dlg').open",
+        Duration::from_secs(10),
+    );
+    page.key("Escape", "Escape", 27);
+    page.wait_for(
+        "!document.getElementById('token-dlg').open",
+        Duration::from_secs(5),
+    );
+    // not stuck in "token needed": the banner offers the prompt again
+    assert_eq!(page.eval("window.rigweb.link"), "auth");
+    let banner = page.wait_for(
+        "!document.getElementById('banner').hidden && document.getElementById('banner').textContent",
+        Duration::from_secs(5),
+    );
+    assert!(banner.as_str().unwrap().contains("Enter token"), "{banner}");
+    page.click("#banner button");
+    page.wait_for(
+        "document.getElementById('token-dlg').open && document.activeElement === document.getElementById('token-input')",
+        Duration::from_secs(5),
+    );
+    page.type_text(token);
+    page.key("Enter", "Enter", 13);
+    page.wait_for("window.rigweb.link === 'online'", Duration::from_secs(20));
+    page.wait_for(
+        "document.getElementById('banner').hidden",
+        Duration::from_secs(5),
+    );
+    srv.shutdown();
+}
+
+#[test]
 fn a_server_of_another_protocol_version_gets_the_upgrade_notice() {
     let _t = turn();
     let srv = start(None);

@@ -13,6 +13,7 @@ mod common;
 mod connection;
 mod page;
 mod page_scripts;
+mod ptt_races;
 mod transmit;
 mod tuning;
 
@@ -29,16 +30,6 @@ use page_scripts::FEED_TONE;
 
 /// One test at a time drives the browser (the machine has two cores).
 static BROWSER_TURN: Mutex<()> = Mutex::new(());
-
-/// Errors a page may log today while it falls back from routes other branches add: the
-/// stream channels' upgrades are refused (501), there is no command catalogue yet (404),
-/// and the overlay routes answer 501. The page handles each; the browser logs the failed
-/// request all the same. Everything else is an error.
-const FALLBACK_ROUTES: &[&str] = &[
-    "/api/v1/band-plan/layers",
-    "/api/v1/eibi/status",
-    "/api/v1/dx/spots",
-];
 
 fn turn() -> MutexGuard<'static, ()> {
     BROWSER_TURN.lock()
@@ -108,15 +99,4 @@ fn open(addr: SocketAddr, width: u32, height: u32, scheme: &str) -> Page {
     );
     page.wait_for("window.rigweb.scope.rows > 5", Duration::from_secs(20));
     page
-}
-
-fn unexpected_errors(page: &Page) -> Vec<String> {
-    page.console_errors()
-        .into_iter()
-        .filter(|e| {
-            let fallback = FALLBACK_ROUTES.iter().any(|r| e.contains(r))
-                && (e.contains("501") || e.contains("404"));
-            !fallback
-        })
-        .collect()
 }

@@ -3,6 +3,32 @@
 
 use super::*;
 
+/// The routes of the optional overlay services.
+const OVERLAY_ROUTES: &[&str] = &["/api/v1/band-plan/", "/api/v1/eibi/", "/api/v1/dx/"];
+
+/// Runs in the page before its scripts: `GET /api/v1/info` answers with
+/// `window.__services` as its `services`, and `/api/v1/dx/spots` with one spot (this
+/// server has no DX cluster), as a server running that service would.
+const FAKE_SERVICES: &str = r#"
+window.__services = { dxSpots: false, bandPlan: false, eibi: false, bridge: false };
+window.__dxAsked = 0;
+const realFetch = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const url = String(input);
+  if (url.startsWith('/api/v1/dx/spots')) {
+    window.__dxAsked++;
+    return new Response(JSON.stringify({ spots: [{ freq: 14074000, call: 'JA1XYZ', spotter: 'K1ABC', comment: 'FT8' }] }), { status: 200 });
+  }
+  const r = await realFetch(input, init);
+  if (url === '/api/v1/info' && r.status === 200) {
+    const body = await r.json();
+    body.services = window.__services;
+    return new Response(JSON.stringify(body), { status: 200 });
+  }
+  return r;
+};
+"#;
+
 #[test]
 fn the_page_loads_without_errors_and_the_waterfall_fills_with_varied_data() {
     let _t = turn();
@@ -50,7 +76,7 @@ fn the_page_loads_without_errors_and_the_waterfall_fills_with_varied_data() {
     // a fuller waterfall for the picture
     page.wait_for("window.rigweb.scope.rows > 240", Duration::from_secs(30));
     let shot = page.screenshot("desktop.png");
-    let errors = unexpected_errors(&page);
+    let errors = page.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:?}");
     assert!(shot.exists());
     srv.shutdown();
@@ -84,6 +110,12 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
         "[...document.querySelectorAll('body *')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 1 && !e.closest('dialog, .scope-bar'); }).map((e) => e.id || e.className).slice(0, 5)",
     );
     assert_eq!(wide, serde_json::json!([]), "elements past the right edge");
+    // touch targets: every button and select on the page is at least 40 px high (the
+    // small buttons of the scope bar and the controls too)
+    let small = page.eval(
+        "[...document.querySelectorAll('button, select')].filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height < 40 && !e.closest('dialog'); }).map((e) => `${e.id || e.className || e.tagName} ${e.textContent.trim().slice(0, 12)} ${Math.round(e.getBoundingClientRect().height)}`).slice(0, 8)",
+    );
+    assert_eq!(small, serde_json::json!([]), "touch targets under 40 px");
     // the PTT dock stays at the bottom, large
     let ptt = page.eval("(() => { const r = document.getElementById('ptt').getBoundingClientRect(); return [r.height, r.bottom]; })()");
     assert!(ptt[0].as_f64().unwrap() >= 56.0, "a large PTT: {ptt}");
@@ -140,9 +172,9 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
     tap(px, py);
     wait_state(srv.addr(), "PTT released by a tap", |s| s["ptt"] == false);
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -209,11 +241,18 @@ fn overlay_labels_tune_and_broadcasters_switch_to_am() {
     let srv = start(None);
     let addr = srv.addr();
     let page = open(addr, 1440, 900, "dark");
-    // today's server answers 501 for the overlay routes: no overlay toggles are shown
+    // today's server advertises none of the overlay services: no toggles, and the page
+    // never asked for their routes (which answer 501)
     assert_eq!(
         page.eval("window.rigweb.parts.scope.overlayGroup.hidden"),
         true
     );
+    let asked: Vec<String> = page
+        .requested_urls()
+        .into_iter()
+        .filter(|u| OVERLAY_ROUTES.iter().any(|r| u.contains(r)))
+        .collect();
+    assert!(asked.is_empty(), "overlay routes requested: {asked:?}");
     // records as the band-plan, EiBi and DX routes describe them, around the scope (this
     // server has none of the routes, so the page's fetches are switched off)
     let range = page.eval("window.rigweb.scope.range");
@@ -257,9 +296,64 @@ fn overlay_labels_tune_and_broadcasters_switch_to_am() {
     });
     page.screenshot("overlays.png");
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
+    );
+    srv.shutdown();
+}
+
+#[test]
+fn only_advertised_services_are_fetched_and_they_are_read_again_after_a_reconnect() {
+    let _t = turn();
+    let srv = start(None);
+    let page = Browser::shared().new_page(1280, 800);
+    page.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        serde_json::json!({ "source": FAKE_SERVICES }),
+    );
+    page.navigate(&url(srv.addr()));
+    page.wait_for(
+        "window.rigweb && window.rigweb.link === 'online' && window.rigweb.scope.rows > 5",
+        Duration::from_secs(20),
+    );
+    assert_eq!(page.eval("window.__dxAsked"), 0);
+    assert_eq!(
+        page.eval("window.rigweb.parts.scope.overlayGroup.hidden"),
+        true
+    );
+    // the server (restarted, say) now runs a DX cluster: the page learns it when it
+    // reconnects, not only at boot
+    page.eval("window.__services = { dxSpots: true, bandPlan: false, eibi: false, bridge: false }; window.rigweb.parts.control.channel.ws.close(); true");
+    page.wait_for(
+        "!window.rigweb.parts.scope.overlayGroup.hidden && !!document.querySelector('#scope-bar button[data-overlay=dx]')",
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        page.eval("window.rigweb.parts.overlays.data.dx[0].call"),
+        "JA1XYZ"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('[data-overlay]').length"),
+        1,
+        "only the advertised overlay"
+    );
+    let asked: Vec<String> = page
+        .requested_urls()
+        .into_iter()
+        .filter(|u| OVERLAY_ROUTES.iter().any(|r| u.contains(r)))
+        .collect();
+    assert!(asked.is_empty(), "unadvertised routes requested: {asked:?}");
+    // the service goes away again after another reconnect: its toggle goes too
+    page.eval("window.__services = { dxSpots: false }; window.rigweb.parts.control.channel.ws.close(); true");
+    page.wait_for(
+        "window.rigweb.parts.scope.overlayGroup.hidden && !document.querySelector('[data-overlay]')",
+        Duration::from_secs(20),
+    );
+    assert!(
+        page.console_errors().is_empty(),
+        "{:?}",
+        page.console_errors()
     );
     srv.shutdown();
 }

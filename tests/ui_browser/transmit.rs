@@ -42,9 +42,9 @@ fn ptt_keys_the_simulator_and_releasing_unkeys() {
     wait_state(addr, "PTT off when the tab hides", |s| s["ptt"] == false);
     page.mouse("mouseReleased", x, y);
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -79,9 +79,9 @@ fn ptt_sends_microphone_audio_to_the_simulator() {
         "no audio after unkeying"
     );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -135,4 +135,41 @@ fn losing_the_server_while_transmitting_resets_the_ptt_button_and_the_on_air_sig
         "false"
     );
     page.mouse("mouseReleased", x, y);
+}
+
+#[test]
+fn space_released_in_a_text_field_still_unkeys() {
+    let _t = turn();
+    let srv = start(None);
+    let addr = srv.addr();
+    let page = open(addr, 1280, 900, "dark");
+    let space = |kind: &str| {
+        page.call(
+            "Input.dispatchKeyEvent",
+            serde_json::json!({"type": kind, "key": " ", "code": "Space", "windowsVirtualKeyCode": 32}),
+        );
+    };
+    space("keyDown");
+    wait_state(addr, "PTT on from Space", |s| s["ptt"] == true);
+    // the operator clicks into the CW text field while holding Space, then lets go there
+    page.wait_for("window.rigweb.ptt.phase === 'live'", Duration::from_secs(5));
+    page.eval("(() => { const i = document.querySelector('[data-cmd=send_cw] input'); i.scrollIntoView({block: 'center'}); i.focus(); return document.activeElement === i; })()");
+    space("keyUp");
+    wait_state(
+        addr,
+        "PTT off after Space was let go in a text field",
+        |s| s["ptt"] == false,
+    );
+    page.wait_for("window.rigweb.ptt.phase === 'idle'", Duration::from_secs(5));
+    // typing a space there afterwards is just typing
+    space("keyDown");
+    space("keyUp");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(state(addr)["ptt"], false);
+    assert!(
+        page.console_errors().is_empty(),
+        "{:?}",
+        page.console_errors()
+    );
+    srv.shutdown();
 }

@@ -70,9 +70,9 @@ fn clicking_the_waterfall_retunes_the_simulator() {
         "panned {moved} Hz for {expected_pan}"
     );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -129,9 +129,9 @@ fn the_mode_buttons_and_keyboard_change_the_simulator() {
             .is_some_and(|f| (14_000_000..=14_350_000).contains(&f))
     });
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -180,9 +180,9 @@ fn a_level_control_changes_the_simulator() {
         Duration::from_secs(5),
     );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -209,9 +209,9 @@ fn a_catalogue_level_control_changes_the_simulator() {
     page.click("[data-cmd='set_nb'] button");
     wait_state(addr, "NB on", |s| s["main"]["nb"] == true);
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -293,10 +293,24 @@ fn the_sub_receivers_scope_shows_and_tunes_sub() {
         s["sub"]["freqHz"].as_f64() != Some(sub)
     });
     assert_eq!(state(addr)["main"]["freqHz"], main0, "MAIN untouched");
+    // the scope bar's settings go to the receiver shown: SUB's span narrows, MAIN's stays
+    let main_span = state(addr)["scope"]["spanHz"].clone();
+    assert_eq!(main_span, 25000, "{}", state(addr));
+    page.eval("(() => { const s = document.querySelector('#scope-bar [data-cmd=set_scope] select'); s.value = '5000'; s.dispatchEvent(new Event('change')); return true; })()");
+    page.wait_for(
+        "window.rigweb.scope.receiver === 1 && window.rigweb.scope.range.endHz - window.rigweb.scope.range.startHz <= 10001",
+        Duration::from_secs(10),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        state(addr)["scope"]["spanHz"],
+        main_span,
+        "MAIN's scope span untouched"
+    );
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }
@@ -377,9 +391,9 @@ fn an_a_b_radio_shows_vfo_a_and_b_and_tunes_the_one_chosen() {
     );
     page.screenshot("ic705.png");
     assert!(
-        unexpected_errors(&page).is_empty(),
+        page.console_errors().is_empty(),
         "{:?}",
-        unexpected_errors(&page)
+        page.console_errors()
     );
     srv.shutdown();
 }

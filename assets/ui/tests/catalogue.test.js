@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controlsFromCatalogue, fallbackCatalogue, paramsFor, rangeFor, sliderText, widgetOf } from '../catalogue.js';
+import { controlsFromCatalogue, fallbackCatalogue, paramsFor, rangeFor, sliderText, widgetOf, commandTarget } from '../catalogue.js';
 
 const CATALOGUE = { model: 'IC-7610', commands: [
   { name: 'set_freq', target: 'receiver', params: [{ name: 'freq', type: 'integer', required: true }] },
@@ -97,4 +97,29 @@ test('small integer ranges become buttons with names (DATA off, D1..D3)', () => 
   assert.deepEqual(c[0].params[0].labels, ['Off', 'D1', 'D2', 'D3']);
   assert.equal(c[1].params[0].widget, 'slider');
   assert.equal(c[1].group, 'tx');
+});
+
+test('set_scope (target scope_receiver) goes to the receiver the scope shows; receiver commands to the tuned one', () => {
+  // what GET /api/v1/commands says on the IC-7610
+  const [scope, af, mic] = controlsFromCatalogue({ commands: [
+    { name: 'set_scope', target: 'scope_receiver', params: [
+      { name: 'span_hz', type: 'integer', required: false, values: [2500, 5000, 10000] },
+      { name: 'receiver', type: 'integer', required: false, min: 0, max: 1 }] },
+    { name: 'set_af_gain', target: 'receiver', params: [
+      { name: 'level', type: 'integer', required: true, min: 0, max: 255 },
+      { name: 'receiver', type: 'integer', required: false, min: 0, max: 1 }] },
+    { name: 'set_mic_gain', target: 'none', params: [{ name: 'level', type: 'integer', required: true, min: 0, max: 255 }] },
+  ] });
+  assert.equal(scope.target, 'scope_receiver');
+  assert.equal(scope.group, 'scope');
+  assert.deepEqual(commandTarget(scope, { receiver: 0 }, 1), { receiver: 1 }, "SUB's scope: span goes to SUB");
+  assert.deepEqual(commandTarget(scope, { receiver: 1 }, 0), { receiver: 0 });
+  assert.deepEqual(commandTarget(af, { receiver: 1 }, 0), { receiver: 1 });
+  assert.deepEqual(commandTarget(af, { vfo: 'B' }, 0), { vfo: 'B' });
+  assert.deepEqual(commandTarget(mic, { receiver: 1 }, 1), {});
+  // one receiver (IC-705): the catalogue has no receiver parameter, so none is sent
+  const [single] = controlsFromCatalogue({ commands: [
+    { name: 'set_scope', target: 'scope_receiver', params: [{ name: 'span_hz', type: 'integer', required: false, values: [2500, 5000] }] },
+  ] });
+  assert.deepEqual(commandTarget(single, {}, 0), {});
 });

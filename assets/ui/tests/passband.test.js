@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { passband, filterWidth, dialHz, hzToX, xToHz, clickTuneHz } from '../passband.js';
+import { passband, filterWidth, dialHz, entryPassband, hzToX, xToHz, clickTuneHz } from '../passband.js';
+import { vfoEntries } from '../model.js';
 
 const D = 14074000;
 
@@ -30,9 +31,43 @@ test('width: the reported one, else the profile table by filter number, else 240
 });
 
 test('RIT moves the dial only while on', () => {
-  assert.equal(dialHz({ freqHz: D }, { rit: true, ritOffsetHz: -120 }), D - 120);
-  assert.equal(dialHz({ freqHz: D }, { rit: false, ritOffsetHz: -120 }), D);
-  assert.equal(dialHz({ freqHz: D }, {}), D);
+  const e = { isActive: true, rx: { mode: 'USB' } };
+  assert.equal(dialHz(e, D, { rit: true, ritOffsetHz: -120 }), D - 120);
+  assert.equal(dialHz(e, D, { rit: false, ritOffsetHz: -120 }), D);
+  assert.equal(dialHz(e, D, {}), D);
+});
+
+const FIL = { filterWidths: { USB: [3000, 2400, 1800], LSB: [3000, 2400, 1800] } };
+
+test('RIT shifts only the passband of the receiver the radio operates (MAIN/SUB)', () => {
+  const caps = { ...FIL, vfoScheme: 'main_sub', receivers: 2 };
+  const st = (active) => ({
+    active, rit: true, ritOffsetHz: 500,
+    main: { freqHz: D, mode: 'USB', filter: 1 }, sub: { freqHz: 7074000, mode: 'LSB', filter: 1 },
+  });
+  const bands = (state) => vfoEntries(state, caps).map((e) => entryPassband(e, e.rx.freqHz, state, caps));
+  const [mainOn, subOff] = bands(st('MAIN'));
+  assert.deepEqual(mainOn, { lo: D + 700, hi: D + 3700 }, 'MAIN selected: RIT applies to MAIN');
+  assert.deepEqual(subOff, { lo: 7074000 - 3200, hi: 7074000 - 200 }, 'not to SUB');
+  const [mainOff, subOn] = bands(st('SUB'));
+  assert.deepEqual(mainOff, { lo: D + 200, hi: D + 3200 }, 'SUB selected: MAIN without RIT');
+  assert.deepEqual(subOn, { lo: 7074000 + 500 - 3200, hi: 7074000 + 500 - 200 }, 'SUB with RIT');
+});
+
+test('RIT shifts only the selected VFO of an A/B radio, not the other one', () => {
+  const caps = { ...FIL, vfoScheme: 'ab', receivers: 1 };
+  const state = {
+    active: 'B', rit: true, ritOffsetHz: -300,
+    main: { freqHz: 7100000, mode: 'LSB', filter: 1, vfoA: { freqHz: D, mode: 'USB', filter: 2 }, vfoB: { freqHz: 7100000, mode: 'LSB', filter: 1 } },
+  };
+  const list = vfoEntries(state, caps);
+  assert.deepEqual(list.map((e) => [e.key, e.stateKey, e.isActive]), [['B', 'main', true], ['A', 'main', false]]);
+  const [b, a] = list.map((e) => entryPassband(e, e.rx.freqHz, state, caps));
+  assert.deepEqual(b, { lo: 7100000 - 300 - 3200, hi: 7100000 - 300 - 200 });
+  assert.deepEqual(a, { lo: D + 200, hi: D + 2600 }, 'VFO A (not selected) without RIT');
+  // RIT off: nobody moves
+  const off = { ...state, rit: false };
+  assert.deepEqual(entryPassband(list[0], 7100000, off, caps), { lo: 7100000 - 3200, hi: 7100000 - 200 });
 });
 
 test('pixels and hertz map both ways', () => {
