@@ -1,0 +1,107 @@
+//! Acting on what a session asks for: answers, refusals, requests for tiny_http and
+//! WebSocket upgrades.
+
+use std::time::Instant;
+
+use super::Loop;
+use crate::web::front::PortRole;
+use crate::web::front::backend::{self, Job, ResponseReader};
+use crate::web::front::reply::{self, Refusal};
+use crate::web::front::session::{Event, Request};
+use crate::web::ws::{self, WsRoute};
+
+impl Loop {
+    pub(super) fn process(&mut self, i: usize, now: Instant) {
+        loop {
+            let Some(c) = self.clients[i].as_mut() else {
+                return;
+            };
+            let Some(ev) = c.session.poll_event() else {
+                break;
+            };
+            match ev {
+                Event::Continue => c.out.extend_from_slice(reply::CONTINUE),
+                Event::Refuse(r) => {
+                    log::debug!("{} refused: {} {}", c.peer, r.status, r.message);
+                    c.out.extend_from_slice(&r.to_bytes(true));
+                    self.start_closing(i, now);
+                }
+                Event::Close => self.start_closing(i, now),
+                Event::Request(req) => self.serve(i, req, now),
+            }
+        }
+        self.flush(i);
+    }
+
+    pub(super) fn serve(&mut self, i: usize, req: Request, now: Instant) {
+        let Some(c) = self.clients[i].as_mut() else {
+            return;
+        };
+        c.keep_alive = req.head.keep_alive();
+        let local = self.ports[c.port].local;
+        if c.plain_on_tls {
+            let location = format!(
+                "https://{}{}",
+                req.head.header("Host").unwrap_or("localhost"),
+                req.head.target
+            );
+            let r = Refusal::new(
+                308,
+                "https_required",
+                format!("this port speaks HTTPS: {location}"),
+            )
+            .with_header("Location", location);
+            c.out.extend_from_slice(&r.to_bytes(true));
+            c.session.response_done(false, now);
+            return;
+        }
+        if let PortRole::Onboarding(o) = &self.ports[c.port].role {
+            let bytes = o.respond(&req.head, local, !c.keep_alive);
+            c.out.extend_from_slice(&bytes);
+            let keep = c.keep_alive;
+            c.session.response_done(keep, now);
+            return;
+        }
+        if let Some(route) = WsRoute::from_path(req.head.path()) {
+            return self.upgrade(i, req, route, now);
+        }
+        let job = Job {
+            client: Some((i, c.generation)),
+            bytes: backend::encode_request(&req, &self.backend.secret, c.peer),
+            reader: ResponseReader::new(req.head.method == "HEAD", !c.keep_alive),
+        };
+        self.backend.queue.push_back(job);
+    }
+
+    pub(super) fn upgrade(&mut self, i: usize, req: Request, route: WsRoute, now: Instant) {
+        let Some(c) = self.clients[i].as_mut() else {
+            return;
+        };
+        let secure = c.transport.is_tls();
+        let accepted = match ws::check(&req.head, route, &self.app, secure) {
+            Ok(a) => a,
+            Err(r) => {
+                log::debug!(
+                    "upgrade from {} to {} refused: {} {}",
+                    c.peer,
+                    route.path(),
+                    r.status,
+                    r.message
+                );
+                c.out.extend_from_slice(&r.to_bytes(true));
+                c.session.response_done(false, now);
+                return;
+            }
+        };
+        let Some(mut c) = self.clients[i].take() else {
+            return;
+        };
+        self.free.push(i);
+        let leftover = c.session.take_buffer();
+        // answers to earlier pipelined requests go out before the 101
+        let pending = c.out.split_off(c.written);
+        if let Err(e) = ws::spawn(accepted, c.transport, pending, leftover, c.slot, &self.app) {
+            log::error!("cannot start a thread for a WebSocket client: {e}");
+        }
+    }
+}
