@@ -23,6 +23,8 @@ mod accept;
 mod client_io;
 mod relay;
 mod requests;
+#[cfg(test)]
+mod tests;
 
 /// Descriptors kept free for everything but new connections (threads' wakers, the
 /// radio, tiny_http's accepts): a connection that would leave fewer is refused.
@@ -70,7 +72,8 @@ enum Target {
     Wake,
     Port(usize),
     Client(usize),
-    Backend(usize),
+    /// A connection to tiny_http, by id.
+    Backend(u64),
 }
 
 pub(super) struct Loop {
@@ -136,6 +139,7 @@ impl Loop {
                 queue: Default::default(),
                 max_conns: cfg.backend_connections.max(1),
                 timeout: cfg.backend_timeout,
+                next_id: 0,
             },
             caps: ConnCaps::new(cfg.max_connections, cfg.max_connections_per_client),
             cfg,
@@ -204,13 +208,13 @@ impl Loop {
                 t.push(Target::Client(n));
             }
         }
-        for (n, b) in self.backend.conns.iter().enumerate() {
+        for b in &self.backend.conns {
             i.push(Interest {
                 fd: b.stream.as_raw_fd(),
                 read: true,
                 write: b.wants_write(),
             });
-            t.push(Target::Backend(n));
+            t.push(Target::Backend(b.id));
         }
         (i, t)
     }
@@ -259,21 +263,23 @@ impl Loop {
                 self.process(i, now);
             }
         }
-        let mut b = 0;
-        while b < self.backend.conns.len() {
-            let late = self.backend.conns[b]
-                .busy
-                .as_ref()
-                .filter(|f| now >= f.deadline)
-                .map(|f| (f.job.client, f.job.reader.started()));
-            match late {
-                Some((client, started)) => {
-                    log::warn!("the REST backend did not answer in time");
-                    self.backend.conns.remove(b);
-                    let owner = self.client_of(client);
-                    self.backend_failed(owner, !started, 504, now);
-                }
-                None => b += 1,
+        let late: Vec<u64> = self
+            .backend
+            .conns
+            .iter()
+            .filter(|c| c.busy.as_ref().is_some_and(|f| now >= f.deadline))
+            .map(|c| c.id)
+            .collect();
+        for id in late {
+            // answering a client may act on other connections: look each one up again
+            let Some(b) = self.backend.position(id) else {
+                continue;
+            };
+            let conn = self.backend.conns.remove(b);
+            log::warn!("the REST backend did not answer in time");
+            if let Some(f) = conn.busy {
+                let owner = self.client_of(f.job.client);
+                self.backend_failed(owner, !f.job.reader.started(), 504, now);
             }
         }
     }

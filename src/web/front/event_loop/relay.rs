@@ -17,10 +17,12 @@ impl Loop {
             .map(|_| i)
     }
 
-    pub(super) fn backend_ready(&mut self, b: usize, now: Instant) {
-        let Some(conn) = self.backend.conns.get_mut(b) else {
+    /// Drives the connection to tiny_http with id `id` (if it is still there).
+    pub(super) fn backend_ready(&mut self, id: u64, now: Instant) {
+        let Some(b) = self.backend.position(id) else {
             return;
         };
+        let conn = &self.backend.conns[b];
         let target = conn.busy.as_ref().and_then(|f| f.job.client);
         let owner = self.client_of(target);
         let mut scratch = Vec::new();
@@ -91,11 +93,10 @@ impl Loop {
             let owner = self.client_of(job.client);
             self.backend_failed(owner, true, 503, now);
         }
-        // write the new requests at once
-        for b in 0..self.backend.conns.len() {
-            if self.backend.conns[b].wants_write() {
-                self.backend_ready(b, now);
-            }
+        // write the new requests at once; driving one connection may remove others (a
+        // failed one, or one whose client's answer ended it), so they go by id
+        for id in self.backend.writers() {
+            self.backend_ready(id, now);
         }
     }
 }
