@@ -121,11 +121,13 @@ impl Session {
         }
     }
 
-    /// True while the connection should read from the client.
+    /// True while the connection should read from the client: never after its end of
+    /// stream (a level-triggered poll would report that end again and again while a
+    /// response is on its way).
     pub fn wants_input(&self) -> bool {
         match self.state {
             State::Closed => false,
-            State::Busy => self.buf.len() < self.limits.max_head,
+            State::Busy => !self.peer_done && self.buf.len() < self.limits.max_head,
             _ => !self.peer_done,
         }
     }
@@ -455,6 +457,20 @@ mod tests {
         let (mut s, now) = session();
         s.input(b"GET / HT", now);
         s.peer_closed(now);
+        assert_eq!(events(&mut s), vec![Event::Close]);
+    }
+
+    #[test]
+    fn no_input_is_wanted_after_the_end_of_stream_while_a_request_is_served() {
+        // review: wants_input stayed true in Busy after EOF, so poll woke the loop on
+        // the EOF again and again until the response came (up to 60 s of a busy core)
+        let (mut s, now) = session();
+        s.input(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", now);
+        assert!(matches!(events(&mut s)[..], [Event::Request(_)]));
+        assert!(s.wants_input(), "pipelined requests may follow");
+        s.peer_closed(now);
+        assert!(!s.wants_input());
+        s.response_done(true, now);
         assert_eq!(events(&mut s), vec![Event::Close]);
     }
 

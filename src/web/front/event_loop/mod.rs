@@ -158,32 +158,40 @@ impl Loop {
     pub(super) fn run(&mut self) {
         let mut buf = vec![0u8; 16 * 1024];
         while !self.stop.load(Ordering::SeqCst) {
-            let (interests, targets) = self.interests();
-            let deadline = self.next_deadline();
-            let ready = match poll(&interests, deadline) {
-                Ok(r) => r,
-                Err(e) => {
-                    log::error!("front door: poll failed: {e}");
-                    std::thread::sleep(Duration::from_millis(100));
-                    continue;
-                }
-            };
-            let now = Instant::now();
-            for (r, t) in ready.iter().zip(&targets) {
-                if !(r.readable || r.writable || r.error) {
-                    continue;
-                }
-                match *t {
-                    Target::Wake => self.wake.clear(),
-                    Target::Port(i) => self.accept(i, now),
-                    Target::Client(i) => self.client_ready(i, *r, &mut buf, now),
-                    Target::Backend(i) => self.backend_ready(i, now),
-                }
-            }
-            self.timers(now);
-            self.dispatch(now);
+            self.turn(&mut buf, None);
         }
         log::debug!("front door stopping");
+    }
+
+    /// One wait for the descriptors (at most until `until`, when given) and what follows.
+    fn turn(&mut self, buf: &mut [u8], until: Option<Instant>) {
+        let (interests, targets) = self.interests();
+        let deadline = match (self.next_deadline(), until) {
+            (Some(d), Some(u)) => Some(d.min(u)),
+            (d, u) => d.or(u),
+        };
+        let ready = match poll(&interests, deadline) {
+            Ok(r) => r,
+            Err(e) => {
+                log::error!("front door: poll failed: {e}");
+                std::thread::sleep(Duration::from_millis(100));
+                return;
+            }
+        };
+        let now = Instant::now();
+        for (r, t) in ready.iter().zip(&targets) {
+            if !(r.readable || r.writable || r.error) {
+                continue;
+            }
+            match *t {
+                Target::Wake => self.wake.clear(),
+                Target::Port(i) => self.accept(i, now),
+                Target::Client(i) => self.client_ready(i, *r, buf, now),
+                Target::Backend(i) => self.backend_ready(i, now),
+            }
+        }
+        self.timers(now);
+        self.dispatch(now);
     }
 
     fn interests(&self) -> (Vec<Interest>, Vec<Target>) {

@@ -106,3 +106,52 @@ fn backend_connections_failing_while_requests_are_written_panic_nothing() {
         "the failed connections are gone"
     );
 }
+
+/// The loop with one plain API port; returns it and the port's address.
+pub(super) fn harness_with_port(backend: SocketAddr) -> (Harness, SocketAddr) {
+    let mut h = harness(backend, 2);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    h.lp.ports.push(super::Port {
+        local: addr,
+        listener,
+        role: crate::web::front::PortRole::Api(None),
+    });
+    (h, addr)
+}
+
+/// Turns the loop for `dur`, each turn waiting at most 20 ms; returns how many turns.
+pub(super) fn turn_for(lp: &mut Loop, dur: Duration) -> usize {
+    let mut buf = vec![0u8; 16 * 1024];
+    let end = Instant::now() + dur;
+    let mut turns = 0;
+    while Instant::now() < end {
+        lp.turn(&mut buf, Some(Instant::now() + Duration::from_millis(20)));
+        turns += 1;
+    }
+    turns
+}
+
+#[test]
+fn a_half_closed_client_waiting_for_its_response_does_not_spin_the_loop() {
+    use std::io::Write;
+    // tiny_http takes the request and never answers
+    let tiny = TcpListener::bind("127.0.0.1:0").unwrap();
+    let (mut h, addr) = harness_with_port(tiny.local_addr().unwrap());
+    let mut client = std::net::TcpStream::connect(addr).unwrap();
+    client
+        .write_all(b"GET /api/v1/state HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    client.shutdown(std::net::Shutdown::Write).unwrap();
+    turn_for(&mut h.lp, Duration::from_millis(100));
+    let (_held, _) = tiny.accept().unwrap();
+    assert_eq!(h.lp.backend.conns.len(), 1, "the request went to tiny_http");
+    // at most one turn per 20 ms when nothing happens; the EOF made every poll return
+    // at once before (thousands of turns)
+    let turns = turn_for(&mut h.lp, Duration::from_millis(400));
+    assert!(
+        turns <= 40,
+        "{turns} turns in 400 ms while nothing happened"
+    );
+}
