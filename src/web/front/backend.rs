@@ -261,8 +261,9 @@ impl BackendConn {
     }
 
     /// Writes what it can of the request, then reads what it can of the response,
-    /// appending bytes for the client to `out`.
-    pub fn drive(&mut self, out: &mut Vec<u8>) -> Progress {
+    /// appending bytes for the client to `out` while `out` is shorter than `limit` (the
+    /// rest waits in the socket: backpressure from a client that does not read).
+    pub fn drive(&mut self, out: &mut Vec<u8>, limit: usize) -> Progress {
         let Some(b) = self.busy.as_mut() else {
             // an idle connection that turns readable was closed by tiny_http
             let mut probe = [0u8; 64];
@@ -285,6 +286,9 @@ impl BackendConn {
             let Some(b) = self.busy.as_mut() else {
                 return Progress::Pending;
             };
+            if out.len() >= limit {
+                return Progress::Pending;
+            }
             match self.stream.read(&mut buf) {
                 Ok(0) => return self.fail("tiny_http closed the connection"),
                 Ok(n) => match b.job.reader.feed(&buf[..n], out) {

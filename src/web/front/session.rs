@@ -104,6 +104,8 @@ pub struct Session {
     events: VecDeque<Event>,
     /// The client closed its sending side.
     peer_done: bool,
+    /// The next request waits (the connection's unsent output is too large).
+    held: bool,
 }
 
 impl Session {
@@ -118,6 +120,7 @@ impl Session {
             buf: Vec::new(),
             events: VecDeque::new(),
             peer_done: false,
+            held: false,
         }
     }
 
@@ -127,9 +130,31 @@ impl Session {
     pub fn wants_input(&self) -> bool {
         match self.state {
             State::Closed => false,
+            _ if self.held => false,
             State::Busy => !self.peer_done && self.buf.len() < self.limits.max_head,
             _ => !self.peer_done,
         }
+    }
+
+    /// Holds the next request back (`on`) or lets it start: the connection holds it
+    /// while its client has not read enough of the answers so far (backpressure on
+    /// pipelining). A held session reads nothing and has no deadline of its own.
+    pub fn hold(&mut self, on: bool, now: Instant) {
+        if self.held == on {
+            return;
+        }
+        self.held = on;
+        if !on {
+            if let State::Idle { deadline } = &mut self.state {
+                *deadline = now + self.limits.idle_timeout;
+            }
+            self.advance(now);
+        }
+    }
+
+    /// True while the next request is held back.
+    pub fn held(&self) -> bool {
+        self.held
     }
 
     /// Bytes from the client.
@@ -174,6 +199,9 @@ impl Session {
 
     /// When [`Session::handle_timeout`] must run next.
     pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.held {
+            return None;
+        }
         match &self.state {
             State::Idle { deadline } | State::Head { deadline, .. } => Some(*deadline),
             State::Body { deadline, .. } => Some(*deadline),
@@ -225,6 +253,7 @@ impl Session {
     fn advance(&mut self, now: Instant) {
         loop {
             match &mut self.state {
+                State::Idle { .. } if self.held => return,
                 State::Idle { .. } => {
                     // empty lines before a request line are ignored (RFC 9112 §2.2)
                     let blank = self.buf.chunks(2).take_while(|c| *c == b"\r\n").count();
@@ -472,6 +501,25 @@ mod tests {
         assert!(!s.wants_input());
         s.response_done(true, now);
         assert_eq!(events(&mut s), vec![Event::Close]);
+    }
+
+    #[test]
+    fn a_held_session_starts_no_request_until_released() {
+        let (mut s, now) = session();
+        s.input(
+            b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n",
+            now,
+        );
+        assert_eq!(request(&events(&mut s)[0]).head.target, "/a");
+        s.hold(true, now);
+        s.response_done(true, now);
+        assert!(events(&mut s).is_empty(), "/b waits");
+        assert!(!s.wants_input() && s.poll_timeout().is_none());
+        let later = now + Duration::from_secs(100);
+        s.hold(false, later);
+        assert_eq!(request(&events(&mut s)[0]).head.target, "/b");
+        s.response_done(true, later);
+        assert_eq!(s.poll_timeout(), Some(later + Duration::from_secs(30)));
     }
 
     #[test]

@@ -96,6 +96,7 @@ impl Loop {
             closing: None,
             shut: false,
             slot,
+            write_wait: None,
         };
         match self.free.pop() {
             Some(i) => self.clients[i] = Some(client),

@@ -12,9 +12,12 @@ use crate::net::poll::Ready;
 impl Loop {
     pub(super) fn client_ready(&mut self, i: usize, r: Ready, buf: &mut [u8], now: Instant) {
         if r.readable || r.error {
+            // reads, then processes and writes
             self.client_read(i, buf, now);
+        } else {
+            // writes, and lets a held request or a paused response go on
+            self.process(i, now);
         }
-        self.flush(i);
     }
 
     /// Looks at the first byte on a TLS port: a handshake starts TLS, anything else is
@@ -64,7 +67,7 @@ impl Loop {
             return;
         };
         loop {
-            if c.closing.is_none() && !c.session.wants_input() {
+            if !c.wants_read() {
                 break;
             }
             match c.transport.read(buf) {
@@ -102,6 +105,7 @@ impl Loop {
         let Some(c) = self.clients[i].as_mut() else {
             return;
         };
+        let before = c.written;
         while c.written < c.out.len() {
             match c.transport.write(&c.out[c.written..]) {
                 Ok(0) => return self.drop_client(i),
@@ -115,6 +119,11 @@ impl Loop {
             Ok(()) => {}
             Err(e) if e.kind() == ErrorKind::WouldBlock => {}
             Err(_) => return self.drop_client(i),
+        }
+        if c.written > before || c.unsent() == 0 {
+            c.write_wait = None;
+        } else if c.write_wait.is_none() {
+            c.write_wait = Some(Instant::now());
         }
         if c.written == c.out.len() {
             c.out.clear();

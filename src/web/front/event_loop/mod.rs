@@ -38,6 +38,14 @@ const LINGER_BYTES: usize = 256 * 1024;
 const ACCEPT_BATCH: usize = 128;
 /// Pause of accepting after the process ran out of descriptors (doubles to 1 s).
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
+/// Unsent output above which a connection is not read from and its next (pipelined)
+/// request waits: a client that sends requests without reading the answers stops
+/// costing anything once this much waits for it.
+const OUT_HIGH: usize = 64 * 1024;
+/// Unsent output above which tiny_http's response is not read further (the connection
+/// to tiny_http waits): more than any response the server makes, so that a client that
+/// does not read never holds one of the few connections to tiny_http in practice.
+const OUT_MAX: usize = 256 * 1024;
 
 struct Port {
     listener: TcpListener,
@@ -64,6 +72,21 @@ struct Client {
     closing: Option<(Instant, usize)>,
     shut: bool,
     slot: ConnSlot,
+    /// Since when unsent output has waited for the socket without any of it going out
+    /// (a client that reads nothing for the idle timeout is dropped).
+    write_wait: Option<Instant>,
+}
+
+impl Client {
+    /// Bytes of answers not written to the socket yet.
+    fn unsent(&self) -> usize {
+        self.out.len() - self.written
+    }
+
+    /// True while the connection should be read from.
+    fn wants_read(&self) -> bool {
+        self.closing.is_some() || self.session.wants_input() && self.unsent() < OUT_HIGH
+    }
 }
 
 /// Where a polled descriptor belongs.
@@ -205,8 +228,8 @@ impl Loop {
         }
         for (n, c) in self.clients.iter().enumerate() {
             let Some(c) = c else { continue };
-            let read = c.closing.is_some() || c.session.wants_input();
-            let write = c.written < c.out.len() || c.transport.wants_write();
+            let read = c.wants_read();
+            let write = c.unsent() > 0 || c.transport.wants_write();
             if read || write {
                 i.push(Interest {
                     fd: c.transport.fd(),
@@ -217,9 +240,18 @@ impl Loop {
             }
         }
         for b in &self.backend.conns {
+            // a response is not read further while its client has too much unsent
+            let owner = b.busy.as_ref().and_then(|f| self.client_of(f.job.client));
+            let paused = owner
+                .and_then(|n| self.clients[n].as_ref())
+                .is_some_and(|c| c.unsent() >= OUT_MAX);
+            if paused && !b.wants_write() {
+                // not polled at all: a hang-up would be reported again and again
+                continue;
+            }
             i.push(Interest {
                 fd: b.stream.as_raw_fd(),
-                read: true,
+                read: !paused,
                 write: b.wants_write(),
             });
             t.push(Target::Backend(b.id));
@@ -234,9 +266,11 @@ impl Loop {
                 d = Some(d.map_or(x, |d: Instant| d.min(x)));
             }
         };
+        let stall = self.cfg.limits.idle_timeout;
         for c in self.clients.iter().flatten() {
             take(c.closing.map(|(t, _)| t));
             take(c.session.poll_timeout());
+            take(c.write_wait.map(|t| t + stall));
         }
         take(self.backend.next_deadline());
         for p in &self.ports {
@@ -263,6 +297,13 @@ impl Loop {
                 continue;
             };
             if c.closing.is_some_and(|(t, _)| now >= t) {
+                self.drop_client(i);
+                continue;
+            }
+            if c.write_wait
+                .is_some_and(|t| now >= t + self.cfg.limits.idle_timeout)
+            {
+                log::debug!("{} read nothing of its answers for too long", c.peer);
                 self.drop_client(i);
                 continue;
             }

@@ -3,12 +3,12 @@
 
 use std::time::Instant;
 
-use super::Loop;
+use super::{Loop, OUT_MAX};
 use crate::web::front::backend::{ClientRef, Progress};
 use crate::web::front::reply::Refusal;
 
 impl Loop {
-    pub(super) fn client_of(&mut self, r: Option<ClientRef>) -> Option<usize> {
+    pub(super) fn client_of(&self, r: Option<ClientRef>) -> Option<usize> {
         let (i, generation) = r?;
         self.clients
             .get(i)?
@@ -26,18 +26,22 @@ impl Loop {
         let target = conn.busy.as_ref().and_then(|f| f.job.client);
         let owner = self.client_of(target);
         let mut scratch = Vec::new();
-        let out = match owner.and_then(|i| self.clients[i].as_mut()) {
-            Some(c) => &mut c.out,
-            None => &mut scratch,
+        // the response is read while its client has less than OUT_MAX unsent
+        let (out, limit) = match owner.and_then(|i| self.clients[i].as_mut()) {
+            Some(c) => {
+                let limit = c.written + OUT_MAX;
+                (&mut c.out, limit)
+            }
+            None => (&mut scratch, usize::MAX),
         };
-        match self.backend.conns[b].drive(out) {
+        match self.backend.conns[b].drive(out, limit) {
             Progress::Pending => {}
             Progress::Done(_) => {
                 if let Some(i) = owner
-                    && let Some(c) = self.clients[i].as_mut()
+                    && let Some(c) = self.clients[i].as_ref()
                 {
                     let keep = c.keep_alive;
-                    c.session.response_done(keep, now);
+                    self.response_sent(i, keep, now);
                     self.process(i, now);
                 }
             }
@@ -84,6 +88,27 @@ impl Loop {
             c.session.response_done(false, now);
         }
         self.process(i, now);
+    }
+
+    /// Goes on reading the response for client `i` if it was paused (its client had
+    /// too much unsent) and now has room.
+    pub(super) fn resume_response(&mut self, i: usize, now: Instant) {
+        let Some(c) = self.clients[i].as_ref() else {
+            return;
+        };
+        if c.unsent() >= OUT_MAX {
+            return;
+        }
+        let me = Some((i, c.generation));
+        let serving = self
+            .backend
+            .conns
+            .iter()
+            .find(|b| b.busy.as_ref().is_some_and(|f| f.job.client == me))
+            .map(|b| b.id);
+        if let Some(id) = serving {
+            self.backend_ready(id, now);
+        }
     }
 
     pub(super) fn dispatch(&mut self, now: Instant) {

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::Loop;
+use super::{Loop, OUT_HIGH};
 use crate::web::front::PortRole;
 use crate::web::front::backend::{self, Job, ResponseReader};
 use crate::web::front::reply::{self, Refusal};
@@ -11,13 +11,31 @@ use crate::web::front::session::{Event, Request};
 use crate::web::ws::{self, WsRoute};
 
 impl Loop {
+    /// Acts on the session's events, writes, and lets a held request start (or a
+    /// paused response go on) once the client has read enough.
     pub(super) fn process(&mut self, i: usize, now: Instant) {
+        loop {
+            self.take_events(i, now);
+            self.flush(i);
+            let Some(c) = self.clients[i].as_mut() else {
+                return;
+            };
+            if c.session.held() && c.unsent() < OUT_HIGH {
+                c.session.hold(false, now);
+                continue;
+            }
+            break;
+        }
+        self.resume_response(i, now);
+    }
+
+    fn take_events(&mut self, i: usize, now: Instant) {
         loop {
             let Some(c) = self.clients[i].as_mut() else {
                 return;
             };
             let Some(ev) = c.session.poll_event() else {
-                break;
+                return;
             };
             match ev {
                 Event::Continue => c.out.extend_from_slice(reply::CONTINUE),
@@ -30,7 +48,18 @@ impl Loop {
                 Event::Request(req) => self.serve(i, req, now),
             }
         }
-        self.flush(i);
+    }
+
+    /// The answer to client `i`'s request is complete in its output: the session goes
+    /// on to the next request, which waits while too much is unsent.
+    pub(super) fn response_sent(&mut self, i: usize, keep_alive: bool, now: Instant) {
+        let Some(c) = self.clients[i].as_mut() else {
+            return;
+        };
+        if c.unsent() >= OUT_HIGH {
+            c.session.hold(true, now);
+        }
+        c.session.response_done(keep_alive, now);
     }
 
     pub(super) fn serve(&mut self, i: usize, req: Request, now: Instant) {
@@ -59,8 +88,7 @@ impl Loop {
             let bytes = o.respond(&req.head, local, !c.keep_alive);
             c.out.extend_from_slice(&bytes);
             let keep = c.keep_alive;
-            c.session.response_done(keep, now);
-            return;
+            return self.response_sent(i, keep, now);
         }
         if let Some(route) = WsRoute::from_path(req.head.path()) {
             return self.upgrade(i, req, route, now);

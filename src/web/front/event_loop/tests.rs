@@ -155,3 +155,109 @@ fn a_half_closed_client_waiting_for_its_response_does_not_spin_the_loop() {
         "{turns} turns in 400 ms while nothing happened"
     );
 }
+
+/// A stand-in for tiny_http: answers every request on every connection with `size`
+/// bytes; counts the requests it read.
+fn fake_tiny_http(size: usize) -> (SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let served = Arc::new(AtomicUsize::new(0));
+    let counter = served.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { return };
+            let counter = counter.clone();
+            std::thread::spawn(move || {
+                let mut head =
+                    format!("HTTP/1.1 200 OK\r\nContent-Length: {size}\r\n\r\n").into_bytes();
+                head.resize(head.len() + size, b'x');
+                let mut pending = Vec::new();
+                let mut buf = [0u8; 4096];
+                loop {
+                    let Ok(n) = s.read(&mut buf) else { return };
+                    if n == 0 {
+                        return;
+                    }
+                    pending.extend_from_slice(&buf[..n]);
+                    while let Some(end) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+                        pending.drain(..end + 4);
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        if s.write_all(&head).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    (addr, served)
+}
+
+#[test]
+fn a_client_pipelining_without_reading_costs_a_bounded_buffer() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::Ordering;
+    // review: after each response the next pipelined request was served whether or not
+    // the client read anything, and every response was copied whole into the output:
+    // a client that never reads grew it without end
+    let (tiny, served) = fake_tiny_http(100 * 1024);
+    let (mut h, addr) = harness_with_port(tiny);
+    let client = std::net::TcpStream::connect(addr).unwrap();
+    let mut writer = client.try_clone().unwrap();
+    let sender = std::thread::spawn(move || {
+        let reqs = b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000);
+        let _ = writer.write_all(&reqs);
+    });
+    let mut peak = 0;
+    let mut buf = vec![0u8; 16 * 1024];
+    let end = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < end {
+        h.lp.turn(&mut buf, Some(Instant::now() + Duration::from_millis(20)));
+        for c in h.lp.clients.iter().flatten() {
+            peak = peak.max(c.unsent());
+        }
+    }
+    let stalled = served.load(Ordering::SeqCst);
+    turn_for(&mut h.lp, Duration::from_millis(300));
+    assert_eq!(
+        served.load(Ordering::SeqCst),
+        stalled,
+        "no more requests go to tiny_http while the client reads nothing"
+    );
+    assert!(
+        stalled < 500,
+        "{stalled} responses of 100 KB for a client that reads none"
+    );
+    assert!(
+        peak <= super::OUT_MAX + 16 * 1024 + 256,
+        "{peak} bytes unsent for one client"
+    );
+    let c =
+        h.lp.clients
+            .iter()
+            .flatten()
+            .next()
+            .expect("still connected");
+    assert!(!c.wants_read(), "the client is not read from meanwhile");
+    // the client reads: the rest is served
+    client.set_nonblocking(true).unwrap();
+    let mut reader = client;
+    let mut got = 0usize;
+    let end = Instant::now() + Duration::from_secs(20);
+    while served.load(Ordering::SeqCst) < stalled + 20 && Instant::now() < end {
+        h.lp.turn(&mut buf, Some(Instant::now() + Duration::from_millis(5)));
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            got += n;
+        }
+    }
+    assert!(
+        served.load(Ordering::SeqCst) >= stalled + 20,
+        "serving resumes once the client reads ({got} bytes read)"
+    );
+    drop(sender);
+}
