@@ -339,6 +339,12 @@ impl Backend {
         self.conns.iter().position(|c| c.id == id)
     }
 
+    /// True if a waiting request could start now (a connection is free, or another may
+    /// be opened).
+    pub fn has_room(&self) -> bool {
+        self.conns.len() < self.max_conns || self.conns.iter().any(|c| c.busy.is_none())
+    }
+
     /// The ids of the connections with request bytes to write.
     pub fn writers(&self) -> Vec<u64> {
         self.conns

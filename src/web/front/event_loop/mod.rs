@@ -189,9 +189,23 @@ impl Loop {
     /// One wait for the descriptors (at most until `until`, when given) and what follows.
     fn turn(&mut self, buf: &mut [u8], until: Option<Instant>) {
         let (interests, targets) = self.interests();
+        // TLS plaintext already decrypted but not read (the session did not want it
+        // then) makes the socket look idle: it is read without waiting
+        let buffered: Vec<usize> = (0..self.clients.len())
+            .filter(|&i| {
+                self.clients[i]
+                    .as_mut()
+                    .is_some_and(|c| c.wants_read() && c.transport.buffered_input())
+            })
+            .collect();
         let deadline = match (self.next_deadline(), until) {
             (Some(d), Some(u)) => Some(d.min(u)),
             (d, u) => d.or(u),
+        };
+        let deadline = if buffered.is_empty() {
+            deadline
+        } else {
+            Some(Instant::now())
         };
         let ready = match poll(&interests, deadline) {
             Ok(r) => r,
@@ -211,6 +225,11 @@ impl Loop {
                 Target::Port(i) => self.accept(i, now),
                 Target::Client(i) => self.client_ready(i, *r, buf, now),
                 Target::Backend(i) => self.backend_ready(i, now),
+            }
+        }
+        for i in buffered {
+            if self.clients[i].as_ref().is_some_and(Client::wants_read) {
+                self.client_read(i, buf, now);
             }
         }
         self.timers(now);

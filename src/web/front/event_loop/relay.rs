@@ -111,17 +111,25 @@ impl Loop {
         }
     }
 
+    /// Starts waiting requests on free connections to tiny_http and writes them.
     pub(super) fn dispatch(&mut self, now: Instant) {
-        let failed = self.backend.dispatch(now);
-        for (job, why) in failed {
-            log::warn!("{why}");
-            let owner = self.client_of(job.client);
-            self.backend_failed(owner, true, 503, now);
-        }
-        // write the new requests at once; driving one connection may remove others (a
-        // failed one, or one whose client's answer ended it), so they go by id
-        for id in self.backend.writers() {
-            self.backend_ready(id, now);
+        loop {
+            let failed = self.backend.dispatch(now);
+            for (job, why) in failed {
+                log::warn!("{why}");
+                let owner = self.client_of(job.client);
+                self.backend_failed(owner, true, 503, now);
+            }
+            // write the new requests at once; driving one connection may remove others
+            // (a failed one, or one whose client's answer ended it), so they go by id
+            for id in self.backend.writers() {
+                self.backend_ready(id, now);
+            }
+            // a response that came at once may have let the client's next (pipelined)
+            // request in: it must not wait in the queue for a wake-up that never comes
+            if self.backend.queue.is_empty() || !self.backend.has_room() {
+                return;
+            }
         }
     }
 }
