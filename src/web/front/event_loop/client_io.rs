@@ -120,9 +120,10 @@ impl Loop {
             Err(e) if e.kind() == ErrorKind::WouldBlock => {}
             Err(_) => return self.drop_client(i),
         }
-        if c.written > before || c.unsent() == 0 {
+        // how long the unsent rest has waited since something last went out
+        if c.unsent() == 0 {
             c.write_wait = None;
-        } else if c.write_wait.is_none() {
+        } else if c.written > before || c.write_wait.is_none() {
             c.write_wait = Some(Instant::now());
         }
         if c.written == c.out.len() {

@@ -34,6 +34,15 @@ impl Drop for Harness {
 
 /// A loop without listening ports whose tiny_http is at `backend`.
 pub(super) fn harness(backend: SocketAddr, backend_connections: usize) -> Harness {
+    harness_with(backend, backend_connections, SessionLimits::default())
+}
+
+/// [`harness`] with other session limits.
+pub(super) fn harness_with(
+    backend: SocketAddr,
+    backend_connections: usize,
+    limits: SessionLimits,
+) -> Harness {
     let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
     let registry = ProfileRegistry::embedded();
     let radio = Arc::new(
@@ -49,7 +58,7 @@ pub(super) fn harness(backend: SocketAddr, backend_connections: usize) -> Harnes
     let meters = MeterPump::start(radio.clone()).unwrap();
     let app = Arc::new(AppCtx::new(radio, meters, WebConfig::default()));
     let cfg = FrontConfig {
-        limits: SessionLimits::default(),
+        limits,
         max_connections: 64,
         max_connections_per_client: 64,
         backend,
@@ -109,7 +118,11 @@ fn backend_connections_failing_while_requests_are_written_panic_nothing() {
 
 /// The loop with one plain API port; returns it and the port's address.
 pub(super) fn harness_with_port(backend: SocketAddr) -> (Harness, SocketAddr) {
-    let mut h = harness(backend, 2);
+    add_port(harness(backend, 2))
+}
+
+/// Gives the loop of `h` a plain API port.
+fn add_port(mut h: Harness) -> (Harness, SocketAddr) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -260,4 +273,27 @@ fn a_client_pipelining_without_reading_costs_a_bounded_buffer() {
         "serving resumes once the client reads ({got} bytes read)"
     );
     drop(sender);
+}
+
+#[test]
+fn a_client_that_reads_none_of_its_answers_is_dropped_after_the_idle_timeout() {
+    use std::io::Write;
+    let (tiny, _served) = fake_tiny_http(100 * 1024);
+    let limits = SessionLimits {
+        idle_timeout: Duration::from_millis(300),
+        ..SessionLimits::default()
+    };
+    let (mut h, addr) = add_port(harness_with(tiny, 2, limits));
+    let mut client = std::net::TcpStream::connect(addr).unwrap();
+    client
+        .write_all(&b"GET /big HTTP/1.1\r\nHost: x\r\n\r\n".repeat(100))
+        .unwrap();
+    turn_for(&mut h.lp, Duration::from_millis(200));
+    assert_eq!(h.lp.clients.iter().flatten().count(), 1);
+    turn_for(&mut h.lp, Duration::from_millis(1500));
+    assert_eq!(
+        h.lp.clients.iter().flatten().count(),
+        0,
+        "its place is free again"
+    );
 }
