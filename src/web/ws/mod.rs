@@ -6,6 +6,7 @@
 pub mod audio_channel;
 pub mod conn;
 pub mod control;
+pub mod driver;
 pub mod feed;
 pub mod messages;
 pub mod meters_channel;
@@ -191,7 +192,7 @@ pub fn spawn<K: Send + 'static>(
         .stack_size(256 * 1024)
         .spawn(move || {
             let _slot = slot;
-            conn::run(stream, opening, keep, channel, parts, limits);
+            driver::run(stream, opening, keep, channel, parts, limits);
         })
         .map(|_| ())
 }
