@@ -27,6 +27,7 @@ use super::auth::{UNAUTHORIZED_MESSAGE, query_param};
 use super::context::AppCtx;
 use super::front::head::RequestHead;
 use super::front::reply::{self, Refusal};
+use super::origin::OriginPolicy;
 use crate::net::transport::Transport;
 
 /// An upgrade that passed every check: the client's channel, its place under the cap,
@@ -70,18 +71,16 @@ pub fn check(
     secure: bool,
 ) -> Result<Accepted, Refusal> {
     let path = route.path();
-    if !app
+    if let Err(denied) = app
         .cfg
         .origins
-        .allows(head.header("Origin"), head.header("Host"), secure)
+        .check(head.header("Origin"), head.header("Host"), secure)
     {
-        return Err(Refusal::new(
-            403,
-            "forbidden_origin",
-            format!(
-                "WebSocket connections from the page at {:?} are not allowed; the server admits its own origin and those given with --allowed-origin",
-                head.header("Origin").unwrap_or_default()
-            ),
+        let origin = head.header("Origin").unwrap_or_default();
+        return Err(OriginPolicy::refusal(
+            origin,
+            &denied,
+            "WebSocket connections",
         ));
     }
     let token = query_param(&head.target, "token");

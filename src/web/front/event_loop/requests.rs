@@ -8,6 +8,7 @@ use crate::web::front::PortRole;
 use crate::web::front::backend::{self, Job, ResponseReader};
 use crate::web::front::reply::{self, Refusal};
 use crate::web::front::session::{Event, Request};
+use crate::web::origin::OriginPolicy;
 use crate::web::ws::{self, WsRoute};
 
 impl Loop {
@@ -92,6 +93,21 @@ impl Loop {
         }
         if let Some(route) = WsRoute::from_path(req.head.path()) {
             return self.upgrade(i, req, route, now);
+        }
+        // a page elsewhere (or a rebound name) gets no further than a WebSocket would
+        let origin = req.head.header("Origin");
+        let secure = c.transport.is_tls();
+        if let Err(denied) = self
+            .app
+            .cfg
+            .origins
+            .check(origin, req.head.header("Host"), secure)
+        {
+            let r = OriginPolicy::refusal(origin.unwrap_or_default(), &denied, "requests");
+            log::debug!("{} refused: {}", c.peer, r.message);
+            let keep = c.keep_alive;
+            c.out.extend_from_slice(&r.to_bytes(!keep));
+            return self.response_sent(i, keep, now);
         }
         let job = Job {
             client: Some((i, c.generation)),
