@@ -29,9 +29,7 @@ fuzz_target!(|data: &[u8]| {
     match (&strict, &loose) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "strict and serde_json disagree"),
         (Ok(_), Err(e)) => panic!("strict accepted what serde_json refuses: {e}"),
-        (Err(e), Ok(v)) if depth(v) > strict_json::MAX_DEPTH => {
-            assert!(e.duplicate_key().is_none() || depth(v) > 0);
-        }
+        (Err(_), Ok(v)) if depth(v) > strict_json::MAX_DEPTH => {}
         (Err(e), Ok(_)) => {
             let key = e
                 .duplicate_key()

@@ -81,6 +81,15 @@ pub fn run_as(scheme: Scheme, test: fn()) {
     test();
 }
 
+/// Runs `f` with the servers it starts serving TLS, and returns what it returns.
+pub fn run_tls<T>(f: impl FnOnce() -> T) -> T {
+    let before = SCHEME.with(Cell::get);
+    SCHEME.with(|s| s.set(Scheme::Tls));
+    let out = f();
+    SCHEME.with(|s| s.set(before));
+    out
+}
+
 /// TLS client settings per server address (servers started with TLS).
 fn tls_clients() -> &'static Mutex<HashMap<SocketAddr, Arc<rustls::ClientConfig>>> {
     static M: OnceLock<Mutex<HashMap<SocketAddr, Arc<rustls::ClientConfig>>>> = OnceLock::new();
