@@ -234,6 +234,16 @@ pub fn tls_over(tcp: TcpStream, cfg: Arc<rustls::ClientConfig>) -> Conn {
     Conn::Tls(Box::new(rustls::StreamOwned::new(conn, tcp)))
 }
 
+/// Wraps a socket connected to a test server as that server expects (TLS or not).
+pub fn wrap(tcp: TcpStream) -> Conn {
+    let addr = tcp.peer_addr().unwrap();
+    let cfg = tls_clients().lock().unwrap().get(&addr).cloned();
+    match cfg {
+        Some(cfg) => tls_over(tcp, cfg),
+        None => Conn::Plain(tcp),
+    }
+}
+
 /// Connects to `addr` as its server expects (TLS or not).
 pub fn connect(addr: SocketAddr) -> Conn {
     let tcp = TcpStream::connect(addr).unwrap();
