@@ -153,3 +153,29 @@ fn slow_tls_handshakes_and_heads_are_closed_at_the_deadline_and_others_are_serve
     assert!(closed, "a stalled handshake is closed");
     srv.shutdown();
 }
+
+both_ways!(a_websocket_client_without_a_thread_gets_503);
+fn a_websocket_client_without_a_thread_gets_503() {
+    // review: when the thread for a WebSocket client could not be spawned, the
+    // connection was closed without a word; here no stack that large can be had
+    let web = WebConfig {
+        ws: rigweb::web::ws::conn::WsLimits {
+            thread_stack: 1 << 50,
+            ..Default::default()
+        },
+        ..WebConfig::default()
+    };
+    let srv = server_with(web);
+    let a = srv.addr();
+    for path in ["/api/v1/ws", "/api/v1/meters"] {
+        let refused = Ws::connect(a, path, &[]).err().expect("refused");
+        assert_eq!(refused.status, 503, "{path}: {}", refused.body);
+        let v: serde_json::Value = serde_json::from_str(&refused.body).unwrap();
+        assert_eq!(v["error"], "server_busy", "{v}");
+    }
+    assert!(common::wait_for(Duration::from_secs(2), || {
+        srv.app.ws.count(rigweb::web::ws::WsRoute::Control) == 0
+    }));
+    assert_eq!(get(a, "/healthz").status, 200);
+    srv.shutdown();
+}

@@ -32,6 +32,8 @@ pub struct WsLimits {
     /// Kernel send buffer of each socket: small enough that a slow client backs up
     /// here (where stream frames are replaced by newer ones) instead of in the kernel.
     pub send_buffer: usize,
+    /// Stack of each client's thread (strict JSON keeps the deepest recursion small).
+    pub thread_stack: usize,
 }
 
 impl Default for WsLimits {
@@ -42,6 +44,7 @@ impl Default for WsLimits {
             pong_timeout: Duration::from_secs(60),
             queue: 4096,
             send_buffer: 64 * 1024,
+            thread_stack: 256 * 1024,
         }
     }
 }

@@ -140,12 +140,32 @@ impl Loop {
         let Some(mut c) = self.clients[i].take() else {
             return;
         };
-        self.free.push(i);
         let leftover = c.session.take_buffer();
         // answers to earlier pipelined requests go out before the 101
         let pending = c.out.split_off(c.written);
-        if let Err(e) = ws::spawn(accepted, c.transport, pending, leftover, c.slot, &self.app) {
-            log::error!("cannot start a thread for a WebSocket client: {e}");
+        match ws::spawn(accepted, c.transport, pending, leftover, c.slot, &self.app) {
+            Ok(()) => self.free.push(i),
+            Err(failed) => {
+                // the client stays here for a 503 (nothing was written to it)
+                log::error!(
+                    "cannot start a thread for a WebSocket client: {}",
+                    failed.error
+                );
+                c.transport = failed.stream;
+                c.slot = failed.keep;
+                c.out = failed.pending;
+                c.written = 0;
+                let r = Refusal::new(
+                    503,
+                    "server_busy",
+                    "the server cannot take another WebSocket client now; try again shortly",
+                )
+                .with_header("Retry-After", "5");
+                c.out.extend_from_slice(&r.to_bytes(true));
+                c.session.response_done(false, now);
+                self.clients[i] = Some(c);
+                self.process(i, now);
+            }
         }
     }
 }
