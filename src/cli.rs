@@ -67,9 +67,13 @@ pub struct Cli {
     #[argh(option)]
     pub onboarding_listen: Option<String>,
 
-    /// a web origin (https://host:port) whose pages may open WebSockets besides the server's own; repeatable
+    /// a web origin (https://host:port) whose pages may use the API besides the server's own; repeatable
     #[argh(option)]
     pub allowed_origin: Vec<String>,
+
+    /// a host name this server is reached by over plain HTTP besides its IP addresses, localhost and the machine's own names (a DDNS or router name); repeatable
+    #[argh(option)]
+    pub allowed_host: Vec<String>,
 
     /// most connections the server holds (default 1024)
     #[argh(option, default = "1024")]

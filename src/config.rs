@@ -284,7 +284,9 @@ impl ServeConfig {
             return Err(err("--onboarding-listen must differ from --listen"));
         }
         let allowed_origins = OriginPolicy::new(&cli.allowed_origin)
-            .map_err(|e| err(format!("--allowed-origin {e}")))?;
+            .map_err(|e| err(format!("--allowed-origin {e}")))?
+            .with_hosts(&cli.allowed_host)
+            .map_err(|e| err(format!("--allowed-host {e}")))?;
         if cli.max_connections == 0 || cli.max_connections_per_client == 0 {
             return Err(err(
                 "--max-connections and --max-connections-per-client must be at least 1",

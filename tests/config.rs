@@ -99,3 +99,14 @@ fn sim_flags() {
     let err = sim_config(&["--boot-ms", "600001"]).unwrap_err();
     assert!(err.contains("--boot-ms"), "{err}");
 }
+
+#[test]
+fn allowed_hosts_are_names_and_admit_their_pages() {
+    let e = serve_err(&["--allowed-host", "http://rig.example.net"], None);
+    assert!(e.contains("--allowed-host"), "{e}");
+    let c = ServeConfig::from_cli(&cli(&["--allowed-host", "rig.example.net"]), None).unwrap();
+    let (o, h) = ("http://rig.example.net:8080", "rig.example.net:8080");
+    assert!(c.allowed_origins.allows(Some(o), Some(h), false));
+    let d = ServeConfig::from_cli(&cli(&[]), None).unwrap();
+    assert!(!d.allowed_origins.allows(Some(o), Some(h), false));
+}

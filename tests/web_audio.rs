@@ -4,6 +4,7 @@
 //! reaches the radio (MOD input switched to LAN and restored) with it, and the IC-7100's
 //! audio-FFT scope shows the carrier at its pixel.
 
+#[macro_use]
 mod common;
 
 use std::time::{Duration, Instant};
@@ -48,7 +49,7 @@ fn audio_start(w: &mut Ws, msg: Value) -> Value {
         .expect("an answer to audio_start")
 }
 
-#[test]
+both_ways!(opus_and_pcm16_rx_carry_the_carrier_at_its_audio_frequency);
 fn opus_and_pcm16_rx_carry_the_carrier_at_its_audio_frequency() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
@@ -128,7 +129,7 @@ fn opus_and_pcm16_rx_carry_the_carrier_at_its_audio_frequency() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(sixteen_khz_from_the_radio_is_detected_and_resampled);
 fn sixteen_khz_from_the_radio_is_detected_and_resampled() {
     let tuning = Tuning {
         sim: Some(|c| c.audio_rate = Some(16_000)),
@@ -197,7 +198,7 @@ fn errors(w: &mut Ws, code: &str, dur: Duration) -> usize {
     n
 }
 
-#[test]
+both_ways!(tx_audio_needs_the_ptt_owner_and_reaches_the_radio);
 fn tx_audio_needs_the_ptt_owner_and_reaches_the_radio() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
@@ -357,7 +358,7 @@ fn tx_audio_needs_the_ptt_owner_and_reaches_the_radio() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(the_audio_fft_scope_shows_the_carrier_at_its_pixel);
 fn the_audio_fft_scope_shows_the_carrier_at_its_pixel() {
     let srv = start_server(serve_config("ic7100", None), Tuning::default());
     let a = srv.addr();

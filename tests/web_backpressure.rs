@@ -2,7 +2,8 @@
 //! this server's alone): a scope client with a small receive buffer stops reading; the
 //! other client's rate does not change, the server does not grow, and when the slow
 //! client resumes it gets the newest frames, with the dropped ones as gaps in its
-//! sequence.
+//! sequence. Plain and over TLS, one after the other (both at once would blur the
+//! memory measured).
 
 mod common;
 
@@ -33,9 +34,8 @@ fn rss_kb() -> u64 {
 
 /// A scope client that upgrades by hand with a small receive buffer and reads only when
 /// told.
-fn stalled_client(addr: std::net::SocketAddr) -> TcpStream {
-    let s = socket_with_small_rcvbuf(addr);
-    let mut s = s;
+fn stalled_client(addr: std::net::SocketAddr) -> Conn {
+    let mut s = wrap(socket_with_small_rcvbuf(addr));
     s.write_all(
         b"GET /api/v1/scope HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
           Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
@@ -88,7 +88,7 @@ fn socket_with_small_rcvbuf(addr: std::net::SocketAddr) -> TcpStream {
 
 /// Reads WebSocket frames (unmasked, server to client) from `s` for `dur`; returns the
 /// scope sequences seen.
-fn read_scope_sequences(s: &mut TcpStream, dur: Duration, buf: &mut Vec<u8>) -> Vec<u16> {
+fn read_scope_sequences(s: &mut Conn, dur: Duration, buf: &mut Vec<u8>) -> Vec<u16> {
     let end = Instant::now() + dur;
     let mut out = Vec::new();
     let mut tmp = vec![0u8; 65_536];
@@ -125,6 +125,11 @@ fn read_scope_sequences(s: &mut TcpStream, dur: Duration, buf: &mut Vec<u8>) -> 
 
 #[test]
 fn a_stalled_client_neither_slows_others_nor_grows_the_server() {
+    run_as(Scheme::Plain, stalled_client_case);
+    run_as(Scheme::Tls, stalled_client_case);
+}
+
+fn stalled_client_case() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     let a = srv.addr();
     let mut fast = Ws::connect(a, "/api/v1/scope", &[]).unwrap();

@@ -3,6 +3,7 @@
 //! front panel reaches the state by transceive; the controls a model lacks answer
 //! `not_supported`; CW is sent only in CW.
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -21,7 +22,7 @@ fn state(addr: std::net::SocketAddr) -> Value {
     get(addr, "/api/v1/state").json()
 }
 
-#[test]
+both_ways!(each_control_reaches_the_radio_the_state_and_the_events);
 fn each_control_reaches_the_radio_the_state_and_the_events() {
     let srv = start_server(serve_config("ic7610", None), Default::default());
     let a = srv.addr();
@@ -161,7 +162,7 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(front_panel_changes_reach_the_state_by_transceive);
 fn front_panel_changes_reach_the_state_by_transceive() {
     let srv = start_server(serve_config("ic7610", None), Default::default());
     let a = srv.addr();
@@ -192,7 +193,7 @@ fn front_panel_changes_reach_the_state_by_transceive() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(cw_is_sent_in_cw_only_and_controls_a_model_lacks_are_refused);
 fn cw_is_sent_in_cw_only_and_controls_a_model_lacks_are_refused() {
     let srv = start_server(serve_config("ic705", None), Default::default());
     let a = srv.addr();

@@ -415,3 +415,73 @@ fn stalled_uploads_hold_up_neither_reads_nor_upgrades() {
     stalled.clear();
     srv.shutdown();
 }
+
+both_ways!(a_client_flooding_commands_without_reading_is_held_and_others_keep_their_rate);
+fn a_client_flooding_commands_without_reading_is_held_and_others_keep_their_rate() {
+    // review: the WebSocket thread read as long as the client sent (no limit per pass,
+    // none while the socket was backed up) and queued its replies in an 8 MiB buffer,
+    // then cut the client without a close frame
+    let srv = server_with(WebConfig::default());
+    let a = srv.addr();
+    let mut scope = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    scope.binaries_for(Duration::from_millis(500));
+    let mut flood = Ws::control(a);
+    flood
+        .ws
+        .get_mut()
+        .tcp()
+        .set_write_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let flooder = std::thread::spawn(move || {
+        // sends until the server stops taking anything for half a second
+        let msg = Message::Text(
+            r#"{"type":"cmd","id":"f","name":"set_power","params":{"level":1}}"#.into(),
+        );
+        let mut sent = 0usize;
+        let end = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < end {
+            match flood.ws.send(msg.clone()) {
+                Ok(()) => sent += 1,
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return (flood, sent, true);
+                }
+                Err(e) => panic!("the server cut the flooding client: {e}"),
+            }
+        }
+        (flood, sent, false)
+    });
+    // meanwhile another client's stream keeps its rate and commands are answered
+    let sim = srv.sim.as_ref().unwrap();
+    let (n0, t0) = (sim.stats().scope_sweeps, Instant::now());
+    let frames = scope.binaries_for(Duration::from_secs(3));
+    let swept = (sim.stats().scope_sweeps - n0) as f64 / t0.elapsed().as_secs_f64();
+    let rate = frames.len() as f64 / t0.elapsed().as_secs_f64();
+    assert!(
+        rate >= swept.min(30.0) * 0.8,
+        "the scope client got {rate:.1} fps while the radio swept {swept:.1}/s"
+    );
+    let mut good = Ws::control(a);
+    assert_eq!(good.cmd("g", "set_power", json!({"level": 9}))["ok"], true);
+    let (mut flood, sent, held) = flooder.join().unwrap();
+    assert!(
+        held,
+        "the server stopped reading the flooding client ({sent} sent)"
+    );
+    // it is held, not cut: once it reads, its answers come, in order, on a live socket
+    flood.ws.get_mut().set_read_timeout(None).unwrap();
+    let mut answers = 0;
+    while answers < 100 {
+        match flood.next(Duration::from_secs(5)) {
+            Some(v) if v["type"] == "response" => answers += 1,
+            Some(_) => {}
+            None => break,
+        }
+    }
+    assert_eq!(answers, 100, "the flooding client gets its answers");
+    srv.shutdown();
+}

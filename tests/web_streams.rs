@@ -3,6 +3,7 @@
 //! input, meters following PTT, and a stalled client that neither slows the others nor
 //! makes the server grow).
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -64,7 +65,7 @@ fn check_scope_frame(f: &[u8], receiver: u8) -> ScopeFrame {
     s
 }
 
-#[test]
+both_ways!(scope_frames_are_byte_exact_and_arrive_at_the_asked_rate);
 fn scope_frames_are_byte_exact_and_arrive_at_the_asked_rate() {
     let srv = server("ic7610");
     let a = srv.addr();
@@ -114,7 +115,7 @@ fn scope_frames_are_byte_exact_and_arrive_at_the_asked_rate() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(scope_channel_bad_input);
 fn scope_channel_bad_input() {
     let srv = server("ic7610");
     let a = srv.addr();
@@ -153,7 +154,7 @@ fn scope_channel_bad_input() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(sequences_wrap);
 fn sequences_wrap() {
     let tuning = Tuning {
         web: Some(WebConfig {
@@ -191,7 +192,7 @@ fn meter_values(f: &[u8]) -> Vec<(u8, u16)> {
     m.readings
 }
 
-#[test]
+both_ways!(meters_start_stop_rate_and_ptt);
 fn meters_start_stop_rate_and_ptt() {
     let srv = server("ic7610");
     let a = srv.addr();
@@ -258,7 +259,7 @@ fn meters_start_stop_rate_and_ptt() {
     srv.shutdown();
 }
 
-#[test]
+both_ways!(hello_carries_a_fresh_session);
 fn hello_carries_a_fresh_session() {
     let srv = server("ic705");
     let a = srv.addr();

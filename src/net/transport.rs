@@ -41,6 +41,15 @@ impl TlsStream {
         self.conn.is_handshaking()
     }
 
+    /// True if plaintext already received waits to be read (the socket may be idle).
+    fn buffered_input(&mut self) -> bool {
+        match self.conn.process_new_packets() {
+            Ok(state) => state.plaintext_bytes_to_read() > 0,
+            // the next read reports it
+            Err(_) => true,
+        }
+    }
+
     /// Sends records rustls holds, as far as the socket takes them.
     fn push(&mut self) -> io::Result<()> {
         while self.conn.wants_write() {
@@ -141,6 +150,15 @@ impl Transport {
     /// True for TLS.
     pub fn is_tls(&self) -> bool {
         matches!(self, Transport::Tls(_))
+    }
+
+    /// True if input is waiting that polling the socket would not show: TLS plaintext
+    /// rustls decrypted with earlier records but nobody has read yet.
+    pub fn buffered_input(&mut self) -> bool {
+        match self {
+            Transport::Plain(_) => false,
+            Transport::Tls(t) => !t.handshaking() && t.buffered_input(),
+        }
     }
 
     /// True while TLS records wait for the socket (poll for writing).

@@ -51,6 +51,12 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
+/// Deepest nesting of arrays and objects accepted. No message of the API needs more
+/// than a few levels; the limit keeps the parser's recursion (and the drop of what it
+/// built) small enough for the 256 KiB stacks of the WebSocket threads, also in debug
+/// builds (serde_json's own limit, 128, needs more than 224 KiB there).
+pub const MAX_DEPTH: usize = 32;
+
 /// Marks the custom error raised for a duplicate key, so that it can be recognised.
 const DUPLICATE_MARK: &str = "\u{0}duplicate key\u{0}";
 
@@ -58,7 +64,7 @@ const DUPLICATE_MARK: &str = "\u{0}duplicate key\u{0}";
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     finish(
-        StrictValue
+        StrictValue { depth: 0 }
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v)),
     )
@@ -68,7 +74,7 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
 pub fn parse_slice(bytes: &[u8]) -> Result<Value, JsonError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     finish(
-        StrictValue
+        StrictValue { depth: 0 }
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v)),
     )
@@ -85,8 +91,27 @@ fn finish(r: Result<Value, serde_json::Error>) -> Result<Value, JsonError> {
     })
 }
 
-/// Builds a [`Value`] like serde_json's own visitor, refusing duplicate keys.
-struct StrictValue;
+/// Builds a [`Value`] like serde_json's own visitor, refusing duplicate keys and
+/// nesting deeper than [`MAX_DEPTH`]; `depth` is the number of arrays and objects
+/// around the value.
+#[derive(Clone, Copy)]
+struct StrictValue {
+    depth: usize,
+}
+
+impl StrictValue {
+    /// The seed for the values inside an array or object at this depth.
+    fn inner<E: de::Error>(self) -> Result<StrictValue, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom(format!(
+                "nested deeper than {MAX_DEPTH} levels of arrays and objects"
+            )));
+        }
+        Ok(StrictValue {
+            depth: self.depth + 1,
+        })
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for StrictValue {
     type Value = Value;
@@ -136,18 +161,20 @@ impl<'de> Visitor<'de> for StrictValue {
     }
 
     fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(StrictValue)
+        d.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
         let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(StrictValue)? {
+        while let Some(v) = seq.next_element_seed(inner)? {
             out.push(v);
         }
         Ok(Value::Array(out))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if out.contains_key(&key) {
@@ -155,7 +182,7 @@ impl<'de> Visitor<'de> for StrictValue {
                     "{DUPLICATE_MARK}{key}{DUPLICATE_MARK}"
                 )));
             }
-            let v = map.next_value_seed(StrictValue)?;
+            let v = map.next_value_seed(inner)?;
             out.insert(key, v);
         }
         Ok(Value::Object(out))
@@ -217,5 +244,38 @@ mod tests {
         // depth is bounded as in serde_json (no stack overflow)
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
+    }
+
+    fn nested(depth: usize) -> (String, String) {
+        (
+            format!("{}{}", "[".repeat(depth), "]".repeat(depth)),
+            format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth)),
+        )
+    }
+
+    #[test]
+    fn nesting_is_limited_to_a_depth_small_stacks_take() {
+        let (arrays, objects) = nested(MAX_DEPTH);
+        assert!(parse(&arrays).is_ok() && parse(&objects).is_ok());
+        let (arrays, objects) = nested(MAX_DEPTH + 1);
+        for deep in [arrays, objects] {
+            let e = parse(&deep).unwrap_err();
+            assert!(e.to_string().contains("nested deeper than 32"), "{e}");
+        }
+        // review: serde_json's own limit (128) needed more than 224 KiB of stack in a
+        // debug build; the WebSocket threads have 256 KiB and an overflow aborts the
+        // process. Whatever comes in now parses within 96 KiB.
+        let worker = std::thread::Builder::new()
+            .stack_size(96 * 1024)
+            .spawn(|| {
+                for depth in [MAX_DEPTH, 127, 128, 10_000] {
+                    let (arrays, objects) = nested(depth);
+                    let _ = parse(&arrays);
+                    let _ = parse(&objects);
+                    let _ = parse_slice("[".repeat(depth).as_bytes());
+                }
+            })
+            .unwrap();
+        assert!(worker.join().is_ok());
     }
 }

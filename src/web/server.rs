@@ -159,12 +159,11 @@ impl WebServer {
         };
         let mut listeners = vec![(public, PortRole::Api(ports.tls.clone()))];
         if let (Some(l), Some(tls)) = (onboarding, &ports.tls) {
-            let ca = tls.ca_pem().zip(tls.ca_der());
             listeners.push((
                 l,
                 PortRole::Onboarding(Arc::new(Onboarding {
                     https_port: addr.port(),
-                    ca,
+                    tls: tls.clone(),
                 })),
             ));
         }
@@ -206,6 +205,11 @@ impl WebServer {
     /// The local CA (PEM) of `--tls-auto`.
     pub fn ca_pem(&self) -> Option<String> {
         self.tls.as_ref().and_then(|t| t.ca_pem())
+    }
+
+    /// The HTTPS configuration, if the API port speaks TLS.
+    pub fn tls(&self) -> Option<&Arc<TlsProvider>> {
+        self.tls.as_ref()
     }
 
     /// Stops accepting, closes WebSocket clients (1001) and joins the workers.

@@ -81,6 +81,15 @@ pub fn run_as(scheme: Scheme, test: fn()) {
     test();
 }
 
+/// Runs `f` with the servers it starts serving TLS, and returns what it returns.
+pub fn run_tls<T>(f: impl FnOnce() -> T) -> T {
+    let before = SCHEME.with(Cell::get);
+    SCHEME.with(|s| s.set(Scheme::Tls));
+    let out = f();
+    SCHEME.with(|s| s.set(before));
+    out
+}
+
 /// TLS client settings per server address (servers started with TLS).
 fn tls_clients() -> &'static Mutex<HashMap<SocketAddr, Arc<rustls::ClientConfig>>> {
     static M: OnceLock<Mutex<HashMap<SocketAddr, Arc<rustls::ClientConfig>>>> = OnceLock::new();
@@ -223,6 +232,16 @@ pub fn tls_over(tcp: TcpStream, cfg: Arc<rustls::ClientConfig>) -> Conn {
     let name = ServerName::from(tcp.peer_addr().unwrap().ip());
     let conn = rustls::ClientConnection::new(cfg, name).unwrap();
     Conn::Tls(Box::new(rustls::StreamOwned::new(conn, tcp)))
+}
+
+/// Wraps a socket connected to a test server as that server expects (TLS or not).
+pub fn wrap(tcp: TcpStream) -> Conn {
+    let addr = tcp.peer_addr().unwrap();
+    let cfg = tls_clients().lock().unwrap().get(&addr).cloned();
+    match cfg {
+        Some(cfg) => tls_over(tcp, cfg),
+        None => Conn::Plain(tcp),
+    }
 }
 
 /// Connects to `addr` as its server expects (TLS or not).

@@ -207,8 +207,14 @@ fn a_tablet_and_a_wide_screen_lay_out_without_horizontal_scroll() {
 #[test]
 fn a_plain_http_page_from_another_host_explains_why_tx_needs_https() {
     let _t = turn();
-    let srv = start(None);
-    // rigweb.test resolves to 127.0.0.1 (the browser's resolver rule): not a secure context
+    // rigweb.test resolves to 127.0.0.1 (the browser's resolver rule): not a secure
+    // context; over plain HTTP it is a name the server answers to only when told so
+    // (the Origin policy against DNS rebinding)
+    let mut cfg = serve_config("ic7610", None);
+    cfg.allowed_origins = rigweb::web::origin::OriginPolicy::default()
+        .with_hosts(&["rigweb.test".into()])
+        .unwrap();
+    let srv = start_server(cfg, Tuning::default());
     let page = Browser::shared().new_page(1280, 900);
     page.navigate(&format!("http://rigweb.test:{}/", srv.addr().port()));
     page.wait_for(

@@ -220,6 +220,9 @@ pub struct InFlight {
 /// One kept-alive connection to tiny_http.
 #[derive(Debug)]
 pub struct BackendConn {
+    /// Its id, stable while it lives (positions in [`Backend::conns`] shift when a
+    /// connection is removed).
+    pub id: u64,
     /// The socket (non-blocking).
     pub stream: TcpStream,
     /// The request it carries, if any.
@@ -238,12 +241,16 @@ pub enum Progress {
 }
 
 impl BackendConn {
-    /// Connects to tiny_http at `addr`.
-    pub fn connect(addr: SocketAddr) -> io::Result<BackendConn> {
+    /// Connects to tiny_http at `addr`; `id` names the connection.
+    pub fn connect(addr: SocketAddr, id: u64) -> io::Result<BackendConn> {
         let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(1))?;
         stream.set_nodelay(true)?;
         stream.set_nonblocking(true)?;
-        Ok(BackendConn { stream, busy: None })
+        Ok(BackendConn {
+            id,
+            stream,
+            busy: None,
+        })
     }
 
     /// True while request bytes wait for the socket.
@@ -254,8 +261,9 @@ impl BackendConn {
     }
 
     /// Writes what it can of the request, then reads what it can of the response,
-    /// appending bytes for the client to `out`.
-    pub fn drive(&mut self, out: &mut Vec<u8>) -> Progress {
+    /// appending bytes for the client to `out` while `out` is shorter than `limit` (the
+    /// rest waits in the socket: backpressure from a client that does not read).
+    pub fn drive(&mut self, out: &mut Vec<u8>, limit: usize) -> Progress {
         let Some(b) = self.busy.as_mut() else {
             // an idle connection that turns readable was closed by tiny_http
             let mut probe = [0u8; 64];
@@ -278,6 +286,9 @@ impl BackendConn {
             let Some(b) = self.busy.as_mut() else {
                 return Progress::Pending;
             };
+            if out.len() >= limit {
+                return Progress::Pending;
+            }
             match self.stream.read(&mut buf) {
                 Ok(0) => return self.fail("tiny_http closed the connection"),
                 Ok(n) => match b.job.reader.feed(&buf[..n], out) {
@@ -318,9 +329,31 @@ pub struct Backend {
     pub max_conns: usize,
     /// Time tiny_http has for a response.
     pub timeout: Duration,
+    /// The id of the next connection.
+    pub next_id: u64,
 }
 
 impl Backend {
+    /// Where the connection `id` is in [`Backend::conns`] (`None` once it is gone).
+    pub fn position(&self, id: u64) -> Option<usize> {
+        self.conns.iter().position(|c| c.id == id)
+    }
+
+    /// True if a waiting request could start now (a connection is free, or another may
+    /// be opened).
+    pub fn has_room(&self) -> bool {
+        self.conns.len() < self.max_conns || self.conns.iter().any(|c| c.busy.is_none())
+    }
+
+    /// The ids of the connections with request bytes to write.
+    pub fn writers(&self) -> Vec<u64> {
+        self.conns
+            .iter()
+            .filter(|c| c.wants_write())
+            .map(|c| c.id)
+            .collect()
+    }
+
     /// Starts the next waiting jobs on free connections (opening new ones up to the
     /// maximum). Returns the jobs that could not get a connection at all.
     pub fn dispatch(&mut self, now: Instant) -> Vec<(Job, String)> {
@@ -330,7 +363,8 @@ impl Backend {
             let idx = match free {
                 Some(i) => i,
                 None if self.conns.len() < self.max_conns => {
-                    match BackendConn::connect(self.addr) {
+                    self.next_id += 1;
+                    match BackendConn::connect(self.addr, self.next_id) {
                         Ok(c) => {
                             self.conns.push(c);
                             self.conns.len() - 1

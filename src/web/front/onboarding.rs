@@ -5,17 +5,20 @@
 //! (`--tls-cert`) every path is redirected.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use super::head::RequestHead;
 use super::reply::{self, Refusal};
+use crate::web::tls::TlsProvider;
 
 /// What the onboarding port serves.
 #[derive(Debug, Clone)]
 pub struct Onboarding {
     /// The HTTPS port to send clients to.
     pub https_port: u16,
-    /// The local CA (PEM, DER), when the certificate is automatic.
-    pub ca: Option<(String, Vec<u8>)>,
+    /// The HTTPS configuration, whose local CA (when the certificate is automatic) is
+    /// served as it is now: a renewal that replaced the CA shows at once.
+    pub tls: Arc<TlsProvider>,
 }
 
 /// The host part of a `Host` header (port removed; IPv6 brackets kept), if it is a
@@ -52,9 +55,21 @@ impl Onboarding {
 
     /// The response to `head` (which came in on `local`); `close` ends the connection.
     pub fn respond(&self, head: &RequestHead, local: SocketAddr, close: bool) -> Vec<u8> {
+        let ca = self.tls.ca_pem().zip(self.tls.ca_der());
+        self.respond_with(head, local, close, ca)
+    }
+
+    /// [`Onboarding::respond`] with the local CA `ca` (PEM, DER) if there is one.
+    fn respond_with(
+        &self,
+        head: &RequestHead,
+        local: SocketAddr,
+        close: bool,
+        ca: Option<(String, Vec<u8>)>,
+    ) -> Vec<u8> {
         let base = self.https_base(head, local);
         let get = head.method == "GET" || head.method == "HEAD";
-        let out = match (&self.ca, head.path(), get) {
+        let out = match (&ca, head.path(), get) {
             (Some(_), "/" | "/index.html", true) => reply::encode(
                 200,
                 "text/html; charset=utf-8",
@@ -235,12 +250,35 @@ mod tests {
         "192.0.2.7:8080".parse().unwrap()
     }
 
+    /// An onboarding port for HTTPS on `port` with certificate files (no local CA).
+    fn onboarding(port: u16) -> Onboarding {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("rigweb-onboarding-{}-{n}", std::process::id()));
+        let files = crate::web::tls::auto::ensure(
+            &dir,
+            &crate::web::tls::host::HostIdentity::current(),
+            std::time::SystemTime::now(),
+        )
+        .unwrap();
+        std::fs::write(dir.join("chain.pem"), &files.chain_pem).unwrap();
+        std::fs::write(dir.join("key.pem"), &files.key_pem).unwrap();
+        let tls = TlsProvider::new(crate::web::tls::TlsSource::Files {
+            cert: dir.join("chain.pem"),
+            key: dir.join("key.pem"),
+        })
+        .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        Onboarding {
+            https_port: port,
+            tls: Arc::new(tls),
+        }
+    }
+
     #[test]
     fn redirects_keep_host_and_path() {
-        let o = Onboarding {
-            https_port: 8443,
-            ca: None,
-        };
+        let o = onboarding(8443);
         let r = o.respond(
             &req("GET /api/v1/state?x=1 HTTP/1.1\r\nHost: rig.local:8080\r\n\r\n"),
             local(),
@@ -284,40 +322,42 @@ mod tests {
 
     #[test]
     fn pages_and_profile_with_the_ca() {
-        let o = Onboarding {
-            https_port: 443,
-            ca: Some((
-                "-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----\n".into(),
-                b"ABC".to_vec(),
-            )),
-        };
-        let page = String::from_utf8(o.respond(
+        let o = onboarding(443);
+        let ca = Some((
+            "-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----\n".to_string(),
+            b"ABC".to_vec(),
+        ));
+        let page = String::from_utf8(o.respond_with(
             &req("GET / HTTP/1.1\r\nHost: rig\r\n\r\n"),
             local(),
             false,
+            ca.clone(),
         ))
         .unwrap();
         assert!(
             page.starts_with("HTTP/1.1 200 ") && page.contains("https://rig/"),
             "{page}"
         );
-        let der = o.respond(
+        let der = o.respond_with(
             &req("GET /ca.crt HTTP/1.1\r\nHost: rig\r\n\r\n"),
             local(),
             false,
+            ca.clone(),
         );
         assert!(der.ends_with(b"\r\n\r\nABC"));
-        let profile = String::from_utf8(o.respond(
+        let profile = String::from_utf8(o.respond_with(
             &req("GET /rigweb.mobileconfig HTTP/1.1\r\nHost: rig\r\n\r\n"),
             local(),
             false,
+            ca.clone(),
         ))
         .unwrap();
         assert!(profile.contains("com.apple.security.root") && profile.contains("\nQUJD\n"));
-        let head = o.respond(
+        let head = o.respond_with(
             &req("HEAD /ca.crt HTTP/1.1\r\nHost: rig\r\n\r\n"),
             local(),
             false,
+            ca.clone(),
         );
         assert!(head.ends_with(b"\r\n\r\n"), "HEAD has no body");
         assert_eq!(uuid_from(b"x", 1).len(), 36);

@@ -104,6 +104,8 @@ pub struct Session {
     events: VecDeque<Event>,
     /// The client closed its sending side.
     peer_done: bool,
+    /// The next request waits (the connection's unsent output is too large).
+    held: bool,
 }
 
 impl Session {
@@ -118,16 +120,41 @@ impl Session {
             buf: Vec::new(),
             events: VecDeque::new(),
             peer_done: false,
+            held: false,
         }
     }
 
-    /// True while the connection should read from the client.
+    /// True while the connection should read from the client: never after its end of
+    /// stream (a level-triggered poll would report that end again and again while a
+    /// response is on its way).
     pub fn wants_input(&self) -> bool {
         match self.state {
             State::Closed => false,
-            State::Busy => self.buf.len() < self.limits.max_head,
+            _ if self.held => false,
+            State::Busy => !self.peer_done && self.buf.len() < self.limits.max_head,
             _ => !self.peer_done,
         }
+    }
+
+    /// Holds the next request back (`on`) or lets it start: the connection holds it
+    /// while its client has not read enough of the answers so far (backpressure on
+    /// pipelining). A held session reads nothing and has no deadline of its own.
+    pub fn hold(&mut self, on: bool, now: Instant) {
+        if self.held == on {
+            return;
+        }
+        self.held = on;
+        if !on {
+            if let State::Idle { deadline } = &mut self.state {
+                *deadline = now + self.limits.idle_timeout;
+            }
+            self.advance(now);
+        }
+    }
+
+    /// True while the next request is held back.
+    pub fn held(&self) -> bool {
+        self.held
     }
 
     /// Bytes from the client.
@@ -172,6 +199,9 @@ impl Session {
 
     /// When [`Session::handle_timeout`] must run next.
     pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.held {
+            return None;
+        }
         match &self.state {
             State::Idle { deadline } | State::Head { deadline, .. } => Some(*deadline),
             State::Body { deadline, .. } => Some(*deadline),
@@ -223,6 +253,7 @@ impl Session {
     fn advance(&mut self, now: Instant) {
         loop {
             match &mut self.state {
+                State::Idle { .. } if self.held => return,
                 State::Idle { .. } => {
                     // empty lines before a request line are ignored (RFC 9112 §2.2)
                     let blank = self.buf.chunks(2).take_while(|c| *c == b"\r\n").count();
@@ -456,6 +487,39 @@ mod tests {
         s.input(b"GET / HT", now);
         s.peer_closed(now);
         assert_eq!(events(&mut s), vec![Event::Close]);
+    }
+
+    #[test]
+    fn no_input_is_wanted_after_the_end_of_stream_while_a_request_is_served() {
+        // review: wants_input stayed true in Busy after EOF, so poll woke the loop on
+        // the EOF again and again until the response came (up to 60 s of a busy core)
+        let (mut s, now) = session();
+        s.input(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", now);
+        assert!(matches!(events(&mut s)[..], [Event::Request(_)]));
+        assert!(s.wants_input(), "pipelined requests may follow");
+        s.peer_closed(now);
+        assert!(!s.wants_input());
+        s.response_done(true, now);
+        assert_eq!(events(&mut s), vec![Event::Close]);
+    }
+
+    #[test]
+    fn a_held_session_starts_no_request_until_released() {
+        let (mut s, now) = session();
+        s.input(
+            b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n",
+            now,
+        );
+        assert_eq!(request(&events(&mut s)[0]).head.target, "/a");
+        s.hold(true, now);
+        s.response_done(true, now);
+        assert!(events(&mut s).is_empty(), "/b waits");
+        assert!(!s.wants_input() && s.poll_timeout().is_none());
+        let later = now + Duration::from_secs(100);
+        s.hold(false, later);
+        assert_eq!(request(&events(&mut s)[0]).head.target, "/b");
+        s.response_done(true, later);
+        assert_eq!(s.poll_timeout(), Some(later + Duration::from_secs(30)));
     }
 
     #[test]

@@ -18,18 +18,7 @@ pub struct HostIdentity {
 impl HostIdentity {
     /// This host, as the system describes it now.
     pub fn current() -> HostIdentity {
-        let mut names = BTreeSet::from(["localhost".to_string()]);
-        if let Some(h) = host_name() {
-            let h = h.to_ascii_lowercase();
-            let short = h.split('.').next().unwrap_or(&h).to_string();
-            if is_dns_name(&short) {
-                names.insert(format!("{short}.local"));
-                names.insert(short);
-            }
-            if is_dns_name(&h) {
-                names.insert(h);
-            }
-        }
+        let names = host_names();
         let mut addresses: BTreeSet<IpAddr> = BTreeSet::from([
             IpAddr::V4(Ipv4Addr::LOCALHOST),
             IpAddr::V6(Ipv6Addr::LOCALHOST),
@@ -52,7 +41,26 @@ impl HostIdentity {
     }
 }
 
-fn is_dns_name(s: &str) -> bool {
+/// The names this host goes by now: `localhost`, its host name (short and as the
+/// system has it) and `<short name>.local` (mDNS), in lower case.
+pub fn host_names() -> BTreeSet<String> {
+    let mut names = BTreeSet::from(["localhost".to_string()]);
+    if let Some(h) = host_name() {
+        let h = h.to_ascii_lowercase();
+        let short = h.split('.').next().unwrap_or(&h).to_string();
+        if is_dns_name(&short) {
+            names.insert(format!("{short}.local"));
+            names.insert(short);
+        }
+        if is_dns_name(&h) {
+            names.insert(h);
+        }
+    }
+    names
+}
+
+/// A plausible DNS name: labels of letters, digits and hyphens.
+pub fn is_dns_name(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 253
         && s.split('.').all(|label| {

@@ -6,6 +6,7 @@
 pub mod audio_channel;
 pub mod conn;
 pub mod control;
+pub mod driver;
 pub mod feed;
 pub mod messages;
 pub mod meters_channel;
@@ -18,6 +19,8 @@ pub mod tx_gate;
 use std::io;
 use std::sync::Arc;
 
+use parking_lot::Mutex;
+
 pub use self::registry::{WsRegistry, WsRoute};
 
 use self::conn::{Channel, ClientParts, Opening};
@@ -26,6 +29,7 @@ use super::auth::{UNAUTHORIZED_MESSAGE, query_param};
 use super::context::AppCtx;
 use super::front::head::RequestHead;
 use super::front::reply::{self, Refusal};
+use super::origin::OriginPolicy;
 use crate::net::transport::Transport;
 
 /// An upgrade that passed every check: the client's channel, its place under the cap,
@@ -69,18 +73,16 @@ pub fn check(
     secure: bool,
 ) -> Result<Accepted, Refusal> {
     let path = route.path();
-    if !app
+    if let Err(denied) = app
         .cfg
         .origins
-        .allows(head.header("Origin"), head.header("Host"), secure)
+        .check(head.header("Origin"), head.header("Host"), secure)
     {
-        return Err(Refusal::new(
-            403,
-            "forbidden_origin",
-            format!(
-                "WebSocket connections from the page at {:?} are not allowed; the server admits its own origin and those given with --allowed-origin",
-                head.header("Origin").unwrap_or_default()
-            ),
+        let origin = head.header("Origin").unwrap_or_default();
+        return Err(OriginPolicy::refusal(
+            origin,
+            &denied,
+            "WebSocket connections",
         ));
     }
     let token = query_param(&head.target, "token");
@@ -155,10 +157,24 @@ pub fn check(
     })
 }
 
+/// A client whose thread could not be started: its stream, its place under the caps
+/// and the answers to earlier requests, back for a 503.
+pub struct NotStarted<K> {
+    /// Why.
+    pub error: io::Error,
+    /// The client's stream.
+    pub stream: Transport,
+    /// Answers to earlier pipelined requests not sent yet.
+    pub pending: Vec<u8>,
+    /// What `spawn` was to keep alive.
+    pub keep: K,
+}
+
 /// Starts the client's thread: it writes `pending` (answers to earlier requests not
 /// sent yet) and the `101`, then runs the channel over `stream`. `leftover` is what was
 /// read past the request head; `keep` (the connection's place under the caps) lives as
-/// long as the thread.
+/// long as the thread. When no thread can be started, the stream comes back (nothing
+/// has been written to it) so that the client can be answered.
 pub fn spawn<K: Send + 'static>(
     accepted: Accepted,
     stream: Transport,
@@ -166,7 +182,7 @@ pub fn spawn<K: Send + 'static>(
     leftover: Vec<u8>,
     keep: K,
     app: &Arc<AppCtx>,
-) -> io::Result<()> {
+) -> Result<(), NotStarted<K>> {
     let Accepted {
         id,
         route,
@@ -175,23 +191,52 @@ pub fn spawn<K: Send + 'static>(
         parts,
         accept_key,
     } = accepted;
+    // registered before the thread starts: the slot, dropped with the thread (or with
+    // the closure when none starts), forgets the client again
     app.ws.register(&slot, parts.handle.clone());
     let limits = app.cfg.ws.clone();
+    let pending_len = pending.len();
     let mut prelude = pending;
     prelude.extend_from_slice(&reply::switching_protocols(&accept_key));
     let opening = Opening { prelude, leftover };
+    let secure = stream.is_tls();
     let peer = stream.tcp().peer_addr().ok();
-    log::info!(
-        "ws client {id} connected to the {} channel from {peer:?}{}",
-        route.name(),
-        if stream.is_tls() { " (TLS)" } else { "" }
-    );
-    std::thread::Builder::new()
+    // the thread takes its part from here; if it cannot start, the part comes back
+    let handover = Arc::new(Mutex::new(Some((stream, opening, keep))));
+    let theirs = handover.clone();
+    let started = std::thread::Builder::new()
         .name(format!("ws-{}-{id}", route.name()))
-        .stack_size(256 * 1024)
+        .stack_size(limits.thread_stack)
         .spawn(move || {
             let _slot = slot;
-            conn::run(stream, opening, keep, channel, parts, limits);
-        })
-        .map(|_| ())
+            let Some((stream, opening, keep)) = theirs.lock().take() else {
+                return;
+            };
+            drop(theirs);
+            driver::run(stream, opening, keep, channel, parts, limits);
+        });
+    match started {
+        Ok(_) => {
+            log::info!(
+                "ws client {id} connected to the {} channel from {peer:?}{}",
+                route.name(),
+                if secure { " (TLS)" } else { "" }
+            );
+            Ok(())
+        }
+        Err(error) => {
+            let Some((stream, opening, keep)) = handover.lock().take() else {
+                // unreachable: a thread that did not start took nothing
+                return Ok(());
+            };
+            let mut pending = opening.prelude;
+            pending.truncate(pending_len);
+            Err(NotStarted {
+                error,
+                stream,
+                pending,
+                keep,
+            })
+        }
+    }
 }

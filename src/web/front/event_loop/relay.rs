@@ -3,12 +3,12 @@
 
 use std::time::Instant;
 
-use super::Loop;
+use super::{Loop, OUT_MAX};
 use crate::web::front::backend::{ClientRef, Progress};
 use crate::web::front::reply::Refusal;
 
 impl Loop {
-    pub(super) fn client_of(&mut self, r: Option<ClientRef>) -> Option<usize> {
+    pub(super) fn client_of(&self, r: Option<ClientRef>) -> Option<usize> {
         let (i, generation) = r?;
         self.clients
             .get(i)?
@@ -17,25 +17,31 @@ impl Loop {
             .map(|_| i)
     }
 
-    pub(super) fn backend_ready(&mut self, b: usize, now: Instant) {
-        let Some(conn) = self.backend.conns.get_mut(b) else {
+    /// Drives the connection to tiny_http with id `id` (if it is still there).
+    pub(super) fn backend_ready(&mut self, id: u64, now: Instant) {
+        let Some(b) = self.backend.position(id) else {
             return;
         };
+        let conn = &self.backend.conns[b];
         let target = conn.busy.as_ref().and_then(|f| f.job.client);
         let owner = self.client_of(target);
         let mut scratch = Vec::new();
-        let out = match owner.and_then(|i| self.clients[i].as_mut()) {
-            Some(c) => &mut c.out,
-            None => &mut scratch,
+        // the response is read while its client has less than OUT_MAX unsent
+        let (out, limit) = match owner.and_then(|i| self.clients[i].as_mut()) {
+            Some(c) => {
+                let limit = c.written + OUT_MAX;
+                (&mut c.out, limit)
+            }
+            None => (&mut scratch, usize::MAX),
         };
-        match self.backend.conns[b].drive(out) {
+        match self.backend.conns[b].drive(out, limit) {
             Progress::Pending => {}
             Progress::Done(_) => {
                 if let Some(i) = owner
-                    && let Some(c) = self.clients[i].as_mut()
+                    && let Some(c) = self.clients[i].as_ref()
                 {
                     let keep = c.keep_alive;
-                    c.session.response_done(keep, now);
+                    self.response_sent(i, keep, now);
                     self.process(i, now);
                 }
             }
@@ -84,17 +90,45 @@ impl Loop {
         self.process(i, now);
     }
 
-    pub(super) fn dispatch(&mut self, now: Instant) {
-        let failed = self.backend.dispatch(now);
-        for (job, why) in failed {
-            log::warn!("{why}");
-            let owner = self.client_of(job.client);
-            self.backend_failed(owner, true, 503, now);
+    /// Goes on reading the response for client `i` if it was paused (its client had
+    /// too much unsent) and now has room.
+    pub(super) fn resume_response(&mut self, i: usize, now: Instant) {
+        let Some(c) = self.clients[i].as_ref() else {
+            return;
+        };
+        if c.unsent() >= OUT_MAX {
+            return;
         }
-        // write the new requests at once
-        for b in 0..self.backend.conns.len() {
-            if self.backend.conns[b].wants_write() {
-                self.backend_ready(b, now);
+        let me = Some((i, c.generation));
+        let serving = self
+            .backend
+            .conns
+            .iter()
+            .find(|b| b.busy.as_ref().is_some_and(|f| f.job.client == me))
+            .map(|b| b.id);
+        if let Some(id) = serving {
+            self.backend_ready(id, now);
+        }
+    }
+
+    /// Starts waiting requests on free connections to tiny_http and writes them.
+    pub(super) fn dispatch(&mut self, now: Instant) {
+        loop {
+            let failed = self.backend.dispatch(now);
+            for (job, why) in failed {
+                log::warn!("{why}");
+                let owner = self.client_of(job.client);
+                self.backend_failed(owner, true, 503, now);
+            }
+            // write the new requests at once; driving one connection may remove others
+            // (a failed one, or one whose client's answer ended it), so they go by id
+            for id in self.backend.writers() {
+                self.backend_ready(id, now);
+            }
+            // a response that came at once may have let the client's next (pipelined)
+            // request in: it must not wait in the queue for a wake-up that never comes
+            if self.backend.queue.is_empty() || !self.backend.has_room() {
+                return;
             }
         }
     }
