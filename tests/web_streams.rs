@@ -278,3 +278,87 @@ fn hello_carries_a_fresh_session() {
     assert_ne!(h1["session"], h2["session"]);
     srv.shutdown();
 }
+
+/// Meter reads (`15 xx`, plain or through command 29) the simulator has answered.
+fn meter_reads(srv: &rigweb::app::Running) -> u64 {
+    let s = srv.sim.as_ref().unwrap().snapshot().unwrap();
+    s.meter_reads.values().sum()
+}
+
+fn meters_start(w: &mut Ws, meters: &[&str], fps: u32) {
+    w.send(&json!({"type": "meters_start", "meters": meters, "fps": fps}));
+    let r = w.until(T, |v| v["type"] == "meters_started").unwrap();
+    assert_eq!(r["fps"], fps, "{r}");
+}
+
+#[test]
+fn a_meters_start_flood_does_not_raise_the_poll_rate() {
+    // review: every meters_start woke the meter pump for an extra round at once, so a
+    // client repeating it made the server poll the radio back to back
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut m = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut m, &["smeter"], 20);
+    m.binaries_for(Duration::from_millis(500));
+    let dur = Duration::from_secs(2);
+    let r0 = meter_reads(&srv);
+    let frames = m.binaries_for(dur);
+    let base = (meter_reads(&srv) - r0) as f64 / dur.as_secs_f64();
+    assert!(base <= 20.0 * 1.2, "{base} reads/s at 20 fps");
+    assert_rate(fps(frames.len(), dur), 20.0, "meters at 20");
+    // another client repeats meters_start as fast as it can
+    let mut flood = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    let (r0, t0) = (meter_reads(&srv), std::time::Instant::now());
+    let mut sent = 0;
+    while t0.elapsed() < dur {
+        flood.send(&json!({"type": "meters_start", "meters": ["smeter"], "fps": 20}));
+        sent += 1;
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let rate = (meter_reads(&srv) - r0) as f64 / t0.elapsed().as_secs_f64();
+    assert!(sent > 200, "{sent} meters_start sent");
+    assert!(
+        rate <= 20.0 * 1.2,
+        "{rate} meter reads/s during a flood of {sent} meters_start: the poll rate rose"
+    );
+    // the flooding client is served at its own rate all the same
+    let frames = flood.binaries_for(Duration::from_secs(1));
+    assert!(!frames.is_empty());
+    srv.shutdown();
+}
+
+#[test]
+fn meters_clients_at_5_and_20_fps_each_get_their_own_rate() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut slow = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    let mut fast = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut slow, &["smeter"], 5);
+    meters_start(&mut fast, &["smeter", "smeter_sub"], 20);
+    slow.binaries_for(Duration::from_millis(500));
+    fast.binaries_for(Duration::from_millis(10));
+    let dur = Duration::from_secs(3);
+    let (fs, ff) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| slow.binaries_for(dur));
+        let ff = fast.binaries_for(dur);
+        (h.join().unwrap(), ff)
+    });
+    assert_rate(fps(fs.len(), dur), 5.0, "the 5 fps client");
+    assert_rate(fps(ff.len(), dur), 20.0, "the 20 fps client");
+    for f in &fs {
+        let ids: Vec<u8> = meter_values(f).iter().map(|r| r.0).collect();
+        assert_eq!(ids, vec![0x01], "its own meters only");
+    }
+    for f in &ff {
+        let ids: Vec<u8> = meter_values(f).iter().map(|r| r.0).collect();
+        assert_eq!(ids, vec![0x01, 0x02]);
+    }
+    for (name, frames) in [("slow", &fs), ("fast", &ff)] {
+        let s = seqs(frames, 1);
+        assert!(
+            s.windows(2).all(|w| w[1] == w[0].wrapping_add(1)),
+            "{name}: {s:?}"
+        );
+    }
+    srv.shutdown();
+}
