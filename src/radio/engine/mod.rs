@@ -46,6 +46,7 @@ use serde_json::Value;
 use self::proc::{Cx, Effect, Outcome, Procedure, Step};
 use self::safety::Release;
 use super::apply::apply_frame;
+use super::audio::TxAudioGate;
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
 use super::request::{CivRequest, Match};
@@ -198,6 +199,8 @@ pub struct Engine {
     next_probe: Option<Instant>,
     probe_timeouts: u32,
     release: Option<Release>,
+    /// Web TX audio: closed by any unkey, opened when the transmitter is keyed.
+    tx_audio: Arc<TxAudioGate>,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<EngineEvent>,
     stats: EngineStats,
@@ -237,6 +240,7 @@ impl Engine {
             next_probe: None,
             probe_timeouts: 0,
             release: None,
+            tx_audio: Arc::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             stats: EngineStats::default(),
@@ -251,6 +255,11 @@ impl Engine {
     /// Counters.
     pub fn stats(&self) -> EngineStats {
         self.stats
+    }
+
+    /// The gate of TX audio this engine closes and opens (see [`TxAudioGate`]).
+    pub fn tx_audio_gate(&self) -> Arc<TxAudioGate> {
+        self.tx_audio.clone()
     }
 
     /// True when the engine can take a command now (nothing queued, nothing running):
@@ -287,6 +296,10 @@ impl Engine {
     /// Answers at once what cannot run now; returns the job when it can.
     fn admit(&mut self, job: Job, now: Instant) -> Option<Job> {
         let (ptt, power_on) = self.store.read(|c| (c.radio.ptt, c.radio.power_on));
+        if job.cmd.unkeys() {
+            // TX audio stops now, not when the radio confirms
+            self.tx_audio.close();
+        }
         if let Command::ScopeOutput(on) = job.cmd {
             // what the viewers want holds even when it cannot be sent now (link down,
             // radio off): the fetch after the next (re)connect restores it
@@ -719,29 +732,6 @@ impl Engine {
                 Effect::ScopeOutput(on) => self.scope_output = on,
             }
         }
-    }
-
-    /// Starts (or restarts) the transmit timer from the state.
-    fn track_ptt(&mut self, now: Instant) {
-        let ptt = self.store.read(|c| c.radio.transmitting());
-        match (ptt, self.tx_since) {
-            (true, None) => self.tx_since = Some(now),
-            (false, Some(_)) => self.tx_since = None,
-            _ => {}
-        }
-    }
-
-    /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
-    /// until [`Engine::is_settled`] or its deadline).
-    pub fn shutdown(&mut self, now: Instant) {
-        let ptt = self.store.read(|c| c.radio.ptt);
-        if ptt != Some(false) && self.link == LinkState::Ready {
-            log::info!("shutting down while the transmitter may be keyed: releasing PTT");
-            self.start_release(safety::Reason::Shutdown, None, now);
-        }
-        self.user.clear();
-        self.background.clear();
-        self.drive(now);
     }
 }
 

@@ -318,8 +318,9 @@ impl AudioChannel {
             tx.sample_rate
         };
         let duration = Duration::from_micros(tx.samples.len() as u64 * 1_000_000 / u64::from(rate));
-        let allowed = self.app.ptt.tx_allowed(tx.control)
-            && self.app.radio.store().read(|c| c.radio.transmitting());
+        // the owner's PTT with no unkey asked for, here (web) and at the radio (a
+        // release of the engine: the transmit timeout, PTT in doubt)
+        let allowed = self.app.ptt.tx_allowed(tx.control) && self.app.radio.tx_audio_open();
         match tx.gate.offer(allowed, duration, Instant::now()) {
             TxVerdict::Refuse { tell } => {
                 if tell {

@@ -1,0 +1,155 @@
+//! TX audio over `/api/v1/audio` against the built-in simulator: it stops reaching the
+//! radio the moment PTT drops, whatever drops it (the transmit timeout, power off, a
+//! disconnect), not when the radio confirms; headers that do not match `audio_start`
+//! are refused; PCM16 at 16 kHz and Opus arrive at the radio's rate with their tone.
+//!
+//! The PTT-drop tests delay every datagram by 100 ms each way, so that the radio
+//! confirms an unkey 200 ms after it was asked for: TX audio sent meanwhile would reach
+//! the unkeyed radio (the simulator's `tx_audio_dropped`).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::audio::*;
+use common::wait_for;
+use common::web::*;
+use rigweb::app::{Running, Tuning};
+use rigweb::sim::faults::FaultConfig;
+use serde_json::json;
+
+/// One 20 ms block of TX audio at the IC-7610's 48 kHz: what may already be on its way
+/// on the audio socket when the unkey goes out on the CI-V socket (two sockets, two
+/// threads: their order on the wire is not fixed).
+const ONE_BLOCK: u64 = 960;
+
+/// A control client owning a confirmed PTT and an audio client with PCM16 TX started
+/// for it.
+struct Keyed {
+    owner: Ws,
+    audio: Ws,
+}
+
+fn keyed(srv: &Running) -> Keyed {
+    let a = srv.addr();
+    let mut owner = Ws::control(a);
+    let session = owner.next(T).unwrap()["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    owner.subscribe(&["events"]);
+    assert_eq!(owner.cmd("k", "ptt", json!({"state": true}))["ok"], true);
+    let mut audio = Ws::connect(a, "/api/v1/audio", &[]).unwrap();
+    let ok = audio_start(
+        &mut audio,
+        json!({"type": "audio_start", "direction": "tx", "codec": "pcm16", "session": session}),
+    );
+    assert_eq!(ok["type"], "audio_started", "{ok}");
+    // TX audio needs the radio's audio stream, which audio_start opens
+    let sim = srv.sim.as_ref().unwrap();
+    let p0 = sim.stats().audio_packets_out;
+    assert!(wait_for(T, || sim.stats().audio_packets_out > p0 + 10));
+    Keyed { owner, audio }
+}
+
+/// Sends 20 ms frames of a 1 kHz tone in real time for `dur`.
+fn stream(audio: &mut Ws, dur: Duration, seq: &mut u16) {
+    let t0 = Instant::now();
+    let mut i = 0u32;
+    while t0.elapsed() < dur {
+        audio.send_binary(tone_frame(*seq, usize::from(*seq) * 960).0);
+        *seq = seq.wrapping_add(1);
+        i += 1;
+        let due = t0 + Duration::from_millis(20) * i;
+        std::thread::sleep(due.saturating_duration_since(Instant::now()));
+    }
+}
+
+fn delay_everything(srv: &Running) {
+    srv.sim.as_ref().unwrap().set_faults(FaultConfig {
+        delay: Duration::from_millis(100),
+        ..FaultConfig::default()
+    });
+}
+
+/// Streams for `before`, then runs `cause` on another thread while streaming goes on
+/// for `after`; checks that TX audio reached the radio before and not after, and that
+/// the sender was told `ptt_required`.
+fn tx_audio_stops(srv: &Running, k: &mut Keyed, cause: impl FnOnce() + Send, after: Duration) {
+    let sim = srv.sim.as_ref().unwrap();
+    let mut seq = 0;
+    stream(&mut k.audio, Duration::from_millis(600), &mut seq);
+    // (muted: the MOD input may still be on its way to LAN)
+    let reached = || {
+        let s = sim.snapshot().unwrap();
+        s.tx_audio_samples + s.tx_audio_muted
+    };
+    assert!(
+        wait_for(Duration::from_secs(2), || reached() >= 9_600),
+        "TX audio reaches the radio while keyed: {}",
+        reached()
+    );
+    std::thread::scope(|sc| {
+        sc.spawn(cause);
+        stream(&mut k.audio, after, &mut seq);
+    });
+    assert!(wait_for(T, || !sim.snapshot().unwrap().ptt), "unkeyed");
+    std::thread::sleep(Duration::from_millis(400)); // what was on its way has arrived
+    let s = sim.snapshot().unwrap();
+    assert!(
+        s.tx_audio_dropped <= ONE_BLOCK,
+        "{} samples of TX audio reached the radio after the unkey was asked for",
+        s.tx_audio_dropped
+    );
+    assert!(
+        errors(&mut k.audio, "ptt_required", Duration::from_millis(300)) >= 1,
+        "the sender is told"
+    );
+}
+
+#[test]
+fn the_tx_timeout_stops_tx_audio() {
+    let mut cfg = serve_config("ic7610", None);
+    cfg.tx_timeout = Duration::from_secs(1);
+    let srv = start_server(cfg, Tuning::default());
+    let mut k = keyed(&srv);
+    delay_everything(&srv);
+    // keyed ~0.2 s ago (the answer's delay); the timeout fires during the second stretch
+    tx_audio_stops(&srv, &mut k, || {}, Duration::from_millis(1_500));
+    let ev = k
+        .owner
+        .until(T, |v| v["type"] == "event" && v["name"] == "tx_timeout");
+    assert!(ev.is_some(), "the tx_timeout event");
+    srv.shutdown();
+}
+
+#[test]
+fn power_off_stops_tx_audio() {
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let a = srv.addr();
+    let mut k = keyed(&srv);
+    delay_everything(&srv);
+    let off = || {
+        std::thread::sleep(Duration::from_millis(100));
+        let r = post_json(a, "/api/v1/radio/power", &json!({"state": "off"}));
+        assert_eq!(r.status, 200, "{:?}", String::from_utf8_lossy(&r.body));
+    };
+    tx_audio_stops(&srv, &mut k, off, Duration::from_millis(1_200));
+    assert!(!srv.sim.as_ref().unwrap().snapshot().unwrap().powered);
+    srv.shutdown();
+}
+
+#[test]
+fn a_disconnect_stops_tx_audio() {
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let a = srv.addr();
+    let mut k = keyed(&srv);
+    delay_everything(&srv);
+    let disconnect = || {
+        std::thread::sleep(Duration::from_millis(100));
+        let r = post_json(a, "/api/v1/radio/disconnect", &json!({}));
+        assert_eq!(r.status, 200, "{:?}", String::from_utf8_lossy(&r.body));
+    };
+    tx_audio_stops(&srv, &mut k, disconnect, Duration::from_millis(1_200));
+    srv.shutdown();
+}
