@@ -27,6 +27,7 @@ const ONE_BLOCK: u64 = 960;
 /// for it.
 struct Keyed {
     owner: Ws,
+    session: String,
     audio: Ws,
 }
 
@@ -49,7 +50,11 @@ fn keyed(srv: &Running) -> Keyed {
     let sim = srv.sim.as_ref().unwrap();
     let p0 = sim.stats().audio_packets_out;
     assert!(wait_for(T, || sim.stats().audio_packets_out > p0 + 10));
-    Keyed { owner, audio }
+    Keyed {
+        owner,
+        session,
+        audio,
+    }
 }
 
 /// Sends 20 ms frames of a 1 kHz tone in real time for `dur`.
@@ -151,5 +156,110 @@ fn a_disconnect_stops_tx_audio() {
         assert_eq!(r.status, 200, "{:?}", String::from_utf8_lossy(&r.body));
     };
     tx_audio_stops(&srv, &mut k, disconnect, Duration::from_millis(1_200));
+    srv.shutdown();
+}
+
+/// Sends `frames` 20 ms frames in real time, `make(i)` building the i-th.
+fn paced(audio: &mut Ws, frames: u16, mut make: impl FnMut(u16) -> Vec<u8>) {
+    let t0 = Instant::now();
+    for i in 0..frames {
+        audio.send_binary(make(i));
+        let due = t0 + Duration::from_millis(20) * u32::from(i + 1);
+        std::thread::sleep(due.saturating_duration_since(Instant::now()));
+    }
+}
+
+/// Waits until the radio has transmitted `n` more samples than `from`; returns the
+/// snapshot.
+fn transmitted(srv: &Running, from: u64, n: u64) -> rigweb::sim::RigSnapshot {
+    let sim = srv.sim.as_ref().unwrap();
+    let s = || sim.snapshot().unwrap();
+    assert!(
+        wait_for(Duration::from_secs(3), || s().tx_audio_samples >= from + n),
+        "{} of {n} samples transmitted ({} muted)",
+        s().tx_audio_samples - from,
+        s().tx_audio_muted
+    );
+    s()
+}
+
+#[test]
+fn pcm16_at_16_khz_and_opus_reach_the_radio_at_its_rate() {
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let mut k = keyed(&srv);
+    let ok = audio_start(
+        &mut k.audio,
+        json!({"type": "audio_start", "direction": "tx", "codec": "pcm16", "sample_rate": 16000,
+               "session": k.session}),
+    );
+    assert_eq!(
+        (ok["codec"].as_str(), ok["sample_rate"].as_u64()),
+        (Some("pcm16"), Some(16_000))
+    );
+    let sim = srv.sim.as_ref().unwrap();
+    let before = sim.snapshot().unwrap().tx_audio_samples;
+    // one second of a 1 kHz tone at 16 kHz: 50 frames of 320 samples
+    paced(&mut k.audio, 50, |i| {
+        let pcm = tone(1_000.0, 16_000, usize::from(i) * 320, 320);
+        tx_frame(0x02, i, 16_000, le_bytes(&pcm))
+    });
+    // resampled to the radio's 48 kHz: three times the samples (less the resampler's
+    // delay and the MOD input's switch)
+    let s = transmitted(&srv, before, 40_000);
+    let hz = peak_hz(&s.tx_audio_tail);
+    assert!(
+        (hz - 1_000.0).abs() < 30.0,
+        "PCM16 16 kHz: the radio got {hz} Hz"
+    );
+    let got = s.tx_audio_samples + s.tx_audio_muted - before;
+    assert!(got <= 48_000, "never more than sent: {got}");
+    // Opus: one second of 1.5 kHz
+    let ok = audio_start(
+        &mut k.audio,
+        json!({"type": "audio_start", "direction": "tx", "codec": "opus", "session": k.session}),
+    );
+    assert_eq!(ok["codec"], "opus", "{ok}");
+    let before = s.tx_audio_samples;
+    let mut enc = rigweb::dsp::opus_codec::OpusEncoder::new(1).unwrap();
+    paced(&mut k.audio, 50, |i| {
+        let pcm = tone(1_500.0, 48_000, usize::from(i) * 960, 960);
+        tx_frame(0x01, i, 48_000, enc.encode(&pcm).unwrap())
+    });
+    let s = transmitted(&srv, before, 45_000);
+    let hz = peak_hz(&s.tx_audio_tail);
+    assert!((hz - 1_500.0).abs() < 30.0, "Opus: the radio got {hz} Hz");
+    assert!(s.tx_audio_samples - before <= 48_000 + ONE_BLOCK);
+    assert_eq!(s.tx_audio_dropped, 0);
+    srv.shutdown();
+}
+
+#[test]
+fn tx_frames_whose_header_does_not_match_are_refused() {
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let mut k = keyed(&srv);
+    let sim = srv.sim.as_ref().unwrap();
+    let before = sim.snapshot().unwrap();
+    let (good, _) = tone_frame(0, 0);
+    let mut ms10 = good.clone();
+    ms10[7] = 10; // frame_ms 10 with 20 ms of samples
+    let mut half = good.clone();
+    half.truncate(8 + 960); // 10 ms of samples in a 20 ms frame
+    let mut rate = good.clone();
+    rate[4..6].copy_from_slice(&160u16.to_le_bytes()); // 16 kHz, not as started
+    for (name, bad) in [("frame_ms", ms10), ("duration", half), ("rate", rate)] {
+        k.audio.send_binary(bad);
+        let e = k
+            .audio
+            .until(T, |v| v["type"] == "error")
+            .unwrap_or_else(|| panic!("{name}: an error"));
+        assert_eq!(e["error"], "invalid_param", "{name}: {e}");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let s = sim.snapshot().unwrap();
+    assert_eq!(
+        (s.tx_audio_samples + s.tx_audio_muted, s.tx_audio_dropped),
+        (before.tx_audio_samples + before.tx_audio_muted, 0),
+        "nothing reached the radio"
+    );
     srv.shutdown();
 }

@@ -163,6 +163,47 @@ pub fn parse_start(msg: &Map<String, Value>, rx_channels: u8) -> Result<AudioAsk
     })
 }
 
+/// Checks a TX frame's header against what `audio_start` started (`0x11`, the codec,
+/// the sample rate, mono, 20 ms) and, for PCM16, that the payload is 20 ms of it.
+pub fn check_tx_header(
+    f: &AudioFrame,
+    codec: AudioCodec,
+    sample_rate: u32,
+) -> Result<(), CommandError> {
+    if f.msg_type != AUDIO_TX_FRAME
+        || f.codec != codec.byte()
+        || f.channels != 1
+        || f.sample_rate != sample_rate
+        || u32::from(f.frame_ms) != FRAME_MS
+    {
+        return Err(CommandError::param(
+            "frame",
+            format!(
+                "expected msg_type 0x11, codec {:#04x}, sample_rate {sample_rate}, channels 1, \
+                 frame_ms {FRAME_MS} (as started); got msg_type {:#04x}, codec {:#04x}, \
+                 sample_rate {}, channels {}, frame_ms {}",
+                codec.byte(),
+                f.msg_type,
+                f.codec,
+                f.sample_rate,
+                f.channels,
+                f.frame_ms
+            ),
+        ));
+    }
+    let want = (sample_rate * FRAME_MS / 1_000) as usize * 2;
+    if codec == AudioCodec::Pcm16 && f.payload.len() != want {
+        return Err(CommandError::param(
+            "frame",
+            format!(
+                "a PCM16 payload of {} bytes is not {FRAME_MS} ms at {sample_rate} Hz ({want} bytes)",
+                f.payload.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 struct RxState {
     _sub: Subscription<AudioOut>,
     tap: Arc<Tap<AudioOut>>,
@@ -281,20 +322,7 @@ impl AudioChannel {
         };
         let f = AudioFrame::parse(data)
             .map_err(|e| CommandError::param("frame", format!("not an audio frame: {e}")))?;
-        if f.msg_type != AUDIO_TX_FRAME
-            || f.codec != tx.codec.byte()
-            || f.channels != 1
-            || f.sample_rate != tx.sample_rate
-        {
-            return Err(CommandError::param(
-                "frame",
-                format!(
-                    "expected msg_type 0x11, codec {:#04x}, sample_rate {}, channels 1 (as started)",
-                    tx.codec.byte(),
-                    tx.sample_rate
-                ),
-            ));
-        }
+        check_tx_header(&f, tx.codec, tx.sample_rate)?;
         tx.samples.clear();
         match tx.decoder.as_mut() {
             Some(d) => tx.samples.extend_from_slice(
@@ -302,9 +330,6 @@ impl AudioChannel {
                     .map_err(|e| CommandError::param("frame", format!("bad Opus packet: {e}")))?,
             ),
             None => {
-                if f.payload.len() % 2 != 0 {
-                    return Err(CommandError::param("frame", "PCM16 payload of odd length"));
-                }
                 tx.samples.extend(
                     f.payload
                         .chunks_exact(2)
@@ -437,6 +462,45 @@ mod tests {
 
     fn m(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn tx_headers_must_match_the_start_and_pcm16_be_20_ms() {
+        // review: frame_ms and the PCM16 payload's duration were not checked
+        let frame = |bytes: &[u8]| AudioFrame::parse(bytes).unwrap();
+        // 0x11, PCM16, seq 7, 16000 / 100 = 160, mono, 20 ms; 320 samples
+        let mut good = vec![0x11, 0x02, 0x07, 0x00, 0xA0, 0x00, 0x01, 0x14];
+        good.extend(vec![0u8; 640]);
+        assert!(check_tx_header(&frame(&good), AudioCodec::Pcm16, 16_000).is_ok());
+        let mut ms10 = good.clone();
+        ms10[7] = 10;
+        let mut short = good.clone();
+        short.truncate(8 + 320);
+        let mut odd = good.clone();
+        odd.push(0);
+        let mut rate = good.clone();
+        rate[4] = 0xE0;
+        rate[5] = 0x01;
+        let mut rx = good.clone();
+        rx[0] = 0x10;
+        for (name, bad) in [
+            ("frame_ms 10", &ms10),
+            ("10 ms of payload", &short),
+            ("odd length", &odd),
+            ("48 kHz", &rate),
+            ("msg_type 0x10", &rx),
+        ] {
+            let e = check_tx_header(&frame(bad), AudioCodec::Pcm16, 16_000).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParam, "{name}");
+        }
+        // Opus: one packet of any length, the header as started
+        let opus = [
+            0x11, 0x01, 0x00, 0x00, 0xE0, 0x01, 0x01, 0x14, 0xF8, 0xFF, 0xFE,
+        ];
+        assert!(check_tx_header(&frame(&opus), AudioCodec::Opus, 48_000).is_ok());
+        let mut opus40 = opus;
+        opus40[7] = 40;
+        assert!(check_tx_header(&frame(&opus40), AudioCodec::Opus, 48_000).is_err());
     }
 
     #[test]
