@@ -263,3 +263,73 @@ fn tx_frames_whose_header_does_not_match_are_refused() {
     );
     srv.shutdown();
 }
+
+/// The IC-7610's MOD input of DATA OFF (`1A 05 00 91`) in the simulator.
+fn mod_input(srv: &Running) -> Option<Vec<u8>> {
+    let s = srv.sim.as_ref().unwrap().snapshot().unwrap();
+    s.menu.get(&(0x00, 0x91)).cloned()
+}
+
+#[test]
+fn lan_is_selected_when_the_owner_starts_tx_audio_and_restored_when_ptt_drops() {
+    // review: LAN was selected only after the first accepted frame, so the first round
+    // trip of audio was muted
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let mut k = keyed(&srv);
+    assert!(
+        wait_for(Duration::from_secs(3), || mod_input(&srv)
+            == Some(vec![0x05])),
+        "LAN before any frame: {:?}",
+        mod_input(&srv)
+    );
+    let sim = srv.sim.as_ref().unwrap();
+    paced(&mut k.audio, 50, |i| tone_frame(i, usize::from(i) * 960).0);
+    let s = transmitted(&srv, 0, 48_000);
+    assert_eq!(
+        (s.tx_audio_muted, s.tx_audio_dropped),
+        (0, 0),
+        "nothing muted"
+    );
+    assert_eq!(k.owner.cmd("u", "ptt", json!({"state": false}))["ok"], true);
+    assert!(
+        wait_for(T, || mod_input(&srv) == Some(vec![0x00])),
+        "the operator's MOD input back: {:?}",
+        mod_input(&srv)
+    );
+    assert!(!sim.snapshot().unwrap().ptt);
+    srv.shutdown();
+}
+
+#[test]
+fn the_mod_input_is_restored_after_a_link_loss() {
+    let tuning = Tuning {
+        link: Some(|l| {
+            l.link_timeout = Duration::from_millis(1500);
+            l.backoff_min = Duration::from_millis(200);
+            l.backoff_max = Duration::from_millis(500);
+        }),
+        ..Tuning::default()
+    };
+    let srv = start_server(serve_config("ic7610", None), tuning);
+    let k = keyed(&srv);
+    assert!(wait_for(Duration::from_secs(3), || mod_input(&srv)
+        == Some(vec![0x05])));
+    let sim = srv.sim.as_ref().unwrap();
+    sim.silence(Duration::from_secs(3));
+    let ready = || srv.app.radio.store().read(|c| c.connection.radio_ready);
+    assert!(wait_for(Duration::from_secs(5), || !ready()), "link lost");
+    assert_eq!(
+        mod_input(&srv),
+        Some(vec![0x05]),
+        "nothing to do while it is down"
+    );
+    assert!(wait_for(Duration::from_secs(15), ready), "reconnected");
+    assert!(
+        wait_for(T, || mod_input(&srv) == Some(vec![0x00])),
+        "the operator's MOD input back after the reconnect: {:?}",
+        mod_input(&srv)
+    );
+    assert!(!sim.snapshot().unwrap().ptt, "unkeyed");
+    drop(k);
+    srv.shutdown();
+}

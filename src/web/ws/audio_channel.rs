@@ -296,6 +296,12 @@ impl AudioChannel {
                     resampled: Vec::new(),
                     _hold: self.app.radio.hold_audio(),
                 });
+                if self.app.ptt.tx_allowed(control) && self.app.radio.tx_audio_open() {
+                    // the owner of a confirmed PTT starts TX audio: the MOD input goes to
+                    // LAN now, before its first frame (else that frame's round trip of
+                    // audio would be muted)
+                    crate::web::ptt_watch::mod_input_tx_started(&self.app);
+                }
             }
         }
         let mut reply = json!({
