@@ -11,7 +11,7 @@ use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
 use super::audio::{TxAudioGate, TxFramer};
-use super::audio_dsp::{self, AudioOut, DspInputs, RxStreams};
+use super::audio_dsp::{self, AudioOut, DspCounters, DspInputs, DspStats, RxStreams};
 use super::audio_pump::{self, PcmBlock};
 use super::command::Command;
 use super::engine::unknown_radio;
@@ -52,6 +52,7 @@ pub struct Radio {
     audio: Arc<Fanout<PcmBlock>>,
     rx_streams: Arc<RxStreams>,
     dsp_stop: Mutex<Option<Sender<()>>>,
+    dsp_counters: Arc<DspCounters>,
     sample_rate: u32,
     exec_stats: Arc<Mutex<ExecutorStats>>,
     executor: Mutex<Option<JoinHandle<()>>>,
@@ -138,6 +139,7 @@ impl Radio {
             });
         }
         let (dsp_stop_tx, dsp_stop) = crossbeam_channel::bounded::<()>(1);
+        let dsp_counters = Arc::new(DspCounters::default());
         let dsp_thread = {
             let inputs = DspInputs {
                 pcm: audio.clone(),
@@ -147,6 +149,7 @@ impl Radio {
                 store: store.clone(),
                 changed: dsp_changed,
                 stop: dsp_stop,
+                counters: dsp_counters.clone(),
             };
             std::thread::Builder::new()
                 .name("audio-dsp".into())
@@ -163,6 +166,7 @@ impl Radio {
             audio,
             rx_streams,
             dsp_stop: Mutex::new(Some(dsp_stop_tx)),
+            dsp_counters,
             sample_rate,
             exec_stats,
             executor: Mutex::new(Some(executor)),
@@ -195,6 +199,11 @@ impl Radio {
     /// subscribing starts the radio's audio and the stream's encoder.
     pub fn rx_audio(&self, codec: AudioCodec, channels: u8) -> Option<&Arc<Fanout<AudioOut>>> {
         self.rx_streams.get(codec, channels)
+    }
+
+    /// What the audio DSP thread has done (Opus frames, audio-FFT sweeps, ...).
+    pub fn dsp_stats(&self) -> DspStats {
+        self.dsp_counters.stats()
     }
 
     /// Keeps the radio's audio stream open (for TX audio) while the guard lives.
