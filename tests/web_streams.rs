@@ -362,3 +362,51 @@ fn meters_clients_at_5_and_20_fps_each_get_their_own_rate() {
     }
     srv.shutdown();
 }
+
+/// The latest `(smeter, smeter_sub)` of a meters client.
+fn smeters(m: &mut Ws) -> (u16, u16) {
+    m.binaries_for(Duration::from_millis(400));
+    let frames = m.binaries_for(Duration::from_millis(300));
+    let last = meter_values(frames.last().expect("meter frames"));
+    let get = |id| last.iter().find(|r| r.0 == id).map(|r| r.1).unwrap();
+    (get(0x01), get(0x02))
+}
+
+#[test]
+fn main_and_sub_s_meters_are_each_receivers_own_reading() {
+    // review: both S-meters were the selected receiver's reading (plain 15 02)
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut ctl = Ws::control(a);
+    let tune = |ctl: &mut Ws, rx: u8, hz: u64| {
+        let r = ctl.cmd("t", "set_freq", json!({"freq": hz, "receiver": rx}));
+        assert_eq!(r["ok"], true, "{r}");
+    };
+    // the simulator's 10 MHz carrier on MAIN, a quiet spot on SUB
+    let (carrier, quiet) = (10_000_000, 10_037_000);
+    tune(&mut ctl, 0, carrier);
+    tune(&mut ctl, 1, quiet);
+    let mut m = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut m, &["smeter", "smeter_sub"], 20);
+    let (main, sub) = smeters(&mut m);
+    assert!(
+        main > sub + 20,
+        "MAIN on the carrier {main}, SUB quiet {sub}"
+    );
+    // swapped: the readings follow the receivers, not the selected one
+    tune(&mut ctl, 0, quiet);
+    tune(&mut ctl, 1, carrier);
+    let (main, sub) = smeters(&mut m);
+    assert!(
+        sub > main + 20,
+        "SUB on the carrier {sub}, MAIN quiet {main}"
+    );
+    // what the radio saw: command 29 per receiver (29 00 15 02, 29 01 15 02), never a
+    // plain 15 02 (which reads the selected receiver)
+    let reads = srv.sim.as_ref().unwrap().snapshot().unwrap().meter_reads;
+    let n = |k| reads.get(&k).copied().unwrap_or(0);
+    assert!(n((Some(0), 0x02)) >= 10, "{reads:?}");
+    assert!(n((Some(1), 0x02)) >= 10, "{reads:?}");
+    assert_eq!(n((None, 0x02)), 0, "{reads:?}");
+    srv.shutdown();
+}
