@@ -35,13 +35,24 @@ pub const SEND_BUFFER_AUDIO: Duration = Duration::from_millis(200);
 
 /// Kernel send buffer for an RX stream: [`SEND_BUFFER_AUDIO`] of it, at least 4 KiB.
 pub fn rx_send_buffer(codec: AudioCodec, channels: u8) -> usize {
-    let bytes_per_second = match codec {
+    (bytes_per_second(codec, channels) * SEND_BUFFER_AUDIO.as_millis() as usize / 1_000)
+        .max(4 * 1024)
+}
+
+fn bytes_per_second(codec: AudioCodec, channels: u8) -> usize {
+    match codec {
         AudioCodec::Opus => {
             crate::dsp::opus_codec::BITRATE_PER_CHANNEL as usize / 8 * usize::from(channels)
         }
         AudioCodec::Pcm16 => WEB_RATE as usize * 2 * usize::from(channels),
-    };
-    (bytes_per_second * SEND_BUFFER_AUDIO.as_millis() as usize / 1_000).max(4 * 1024)
+    }
+}
+
+/// Unsent bytes the kernel may hold for an RX stream: [`HIGH_WATERMARK`] frames of it
+/// (100 ms), at least 512 bytes.
+pub fn rx_unsent_limit(codec: AudioCodec, channels: u8) -> usize {
+    let per_frame = bytes_per_second(codec, channels) * FRAME_MS as usize / 1_000;
+    (per_frame * HIGH_WATERMARK).max(512)
 }
 
 /// Sample rates a client may send PCM16 TX audio at.
@@ -260,6 +271,7 @@ impl AudioChannel {
                 let sub = fanout.subscribe_with(tap.clone());
                 self.rx = Some(RxState { _sub: sub, tap });
                 ctx.set_send_buffer(rx_send_buffer(ask.codec, ask.channels));
+                ctx.set_unsent_limit(rx_unsent_limit(ask.codec, ask.channels));
             }
             Direction::Tx => {
                 let session = ask.session.as_deref().unwrap_or_default();

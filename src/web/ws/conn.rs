@@ -115,6 +115,7 @@ pub struct Ctx<'a> {
     out: &'a mut Vec<Message>,
     close: &'a mut Option<(u16, String)>,
     send_buffer: &'a mut Option<usize>,
+    unsent_limit: &'a mut Option<usize>,
 }
 
 impl Ctx<'_> {
@@ -139,6 +140,15 @@ impl Ctx<'_> {
     /// frames when it resumes, not seconds of old ones).
     pub fn set_send_buffer(&mut self, bytes: usize) {
         *self.send_buffer = Some(bytes);
+    }
+
+    /// Limits what the kernel may hold unsent for this client (about a stream's
+    /// high watermark of frames): at or above it the socket counts as backed up
+    /// (`TCP_NOTSENT_LOWAT` then wakes the thread when it drained below), so a stalled
+    /// client's frames are replaced in its latest-wins queue instead of piling up in
+    /// the send buffer (which holds tens of seconds of tiny meter frames).
+    pub fn set_unsent_limit(&mut self, bytes: usize) {
+        *self.unsent_limit = Some(bytes);
     }
 }
 
@@ -204,6 +214,31 @@ fn set_send_buffer(fd: RawFd, bytes: usize) {
     if rc != 0 {
         log::debug!("SO_SNDBUF: {}", io::Error::last_os_error());
     }
+}
+
+fn set_notsent_lowat(fd: RawFd, bytes: usize) {
+    let v = bytes.min(i32::MAX as usize) as libc::c_int;
+    // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
+    let rc = unsafe {
+        libc::setsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_NOTSENT_LOWAT,
+            &v as *const _ as *const libc::c_void,
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if rc != 0 {
+        log::debug!("TCP_NOTSENT_LOWAT: {}", io::Error::last_os_error());
+    }
+}
+
+/// Bytes written to the socket that the kernel has not sent yet.
+fn unsent_bytes(fd: RawFd) -> usize {
+    let mut n: libc::c_int = 0;
+    // SAFETY: SIOCOUTQNSD writes one c_int through the pointer; the fd is open.
+    let rc = unsafe { libc::ioctl(fd, libc::SIOCOUTQNSD, &mut n as *mut libc::c_int) };
+    if rc != 0 { 0 } else { n.max(0) as usize }
 }
 
 fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
@@ -312,6 +347,8 @@ pub fn run<K>(
     let mut next_ping = Instant::now() + limits.ping_interval;
     let mut closing_since: Option<Instant> = None;
     let mut send_buffer: Option<usize> = None;
+    let mut unsent_limit: Option<usize> = None;
+    let mut limit: Option<usize> = None;
     let mut first_pass = true;
     // a read error left tungstenite's reader unusable
     let mut read_broken = false;
@@ -322,6 +359,7 @@ pub fn run<K>(
             out: &mut out,
             close: &mut close,
             send_buffer: &mut send_buffer,
+            unsent_limit: &mut unsent_limit,
         };
         channel.open(&mut ctx);
         channel_timer = channel.tick(Instant::now(), &mut ctx);
@@ -352,12 +390,17 @@ pub fn run<K>(
                     out: &mut out,
                     close: &mut close,
                     send_buffer: &mut send_buffer,
+                    unsent_limit: &mut unsent_limit,
                 };
                 channel.pull(Instant::now(), 8, &mut ctx);
             }
         }
         if let Some(bytes) = send_buffer.take() {
             set_send_buffer(stream.fd(), bytes);
+        }
+        if let Some(bytes) = unsent_limit.take() {
+            set_notsent_lowat(stream.fd(), bytes);
+            limit = Some(bytes);
         }
         for m in out.drain(..) {
             if let Err(e) = ws.write(&mut stream, m)
@@ -379,7 +422,8 @@ pub fn run<K>(
             closing_since = Some(Instant::now());
         }
         match ws.flush(&mut stream) {
-            Ok(()) => backed_up = false,
+            // written; a stream client is backed up while the kernel holds its limit
+            Ok(()) => backed_up = limit.is_some_and(|l| unsent_bytes(stream.fd()) >= l),
             Err(e) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => backed_up = true,
             Err(WsError::ConnectionClosed) | Err(WsError::AlreadyClosed) => break,
             Err(e) => {
@@ -445,6 +489,7 @@ pub fn run<K>(
                             out: &mut out,
                             close: &mut close,
                             send_buffer: &mut send_buffer,
+                            unsent_limit: &mut unsent_limit,
                         };
                         match msg {
                             Message::Text(t) => {
@@ -524,6 +569,7 @@ pub fn run<K>(
             out: &mut out,
             close: &mut close,
             send_buffer: &mut send_buffer,
+            unsent_limit: &mut unsent_limit,
         };
         channel_timer = channel.tick(now, &mut ctx);
     }

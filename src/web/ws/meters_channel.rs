@@ -27,6 +27,10 @@ pub const DEFAULT_FPS: u32 = 10;
 pub const HIGH_WATERMARK: usize = 5;
 /// Kernel send buffer of a meters socket (the smallest Linux allows is about this).
 pub const SEND_BUFFER: usize = 4 * 1024;
+/// Unsent bytes the kernel may hold for a meters client (about [`HIGH_WATERMARK`] frames
+/// of a few meters): a meter frame is so small that a send buffer holds tens of seconds
+/// of them.
+pub const UNSENT_LIMIT: usize = 256;
 
 /// A validated `meters_start`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,6 +152,7 @@ impl Channel for MetersChannel {
     fn open(&mut self, ctx: &mut Ctx) {
         self.app.radio.store().modify(|c| c.ws_clients.meters += 1);
         ctx.set_send_buffer(SEND_BUFFER);
+        ctx.set_unsent_limit(UNSENT_LIMIT);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {

@@ -26,6 +26,9 @@ pub const MAX_FPS: u32 = 30;
 pub const HIGH_WATERMARK: usize = 5;
 /// Kernel send buffer of a scope socket (about ten 689-pixel frames; Linux doubles it).
 pub const SEND_BUFFER: usize = 8 * 1024;
+/// Unsent bytes the kernel may hold for a scope client (about [`HIGH_WATERMARK`] frames
+/// of 475..689 pixels).
+pub const UNSENT_LIMIT: usize = 4 * 1024;
 
 /// What a client asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +190,7 @@ impl Channel for ScopeChannel {
         self.app.radio.store().modify(|c| c.ws_clients.scope += 1);
         self.counted = true;
         ctx.set_send_buffer(SEND_BUFFER);
+        ctx.set_unsent_limit(UNSENT_LIMIT);
         let tap = Arc::new(Tap::new(
             HIGH_WATERMARK,
             self.app.cfg.first_sequence,
