@@ -328,6 +328,35 @@ fn a_meters_start_flood_does_not_raise_the_poll_rate() {
 }
 
 #[test]
+fn the_pa_voltage_is_read_at_most_twice_a_second() {
+    // Vd does not move quickly: one CI-V round trip a round was spent on it
+    let srv = server("ic7610");
+    let mut m = Ws::connect(srv.addr(), "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut m, &["smeter", "vd"], 20);
+    m.binaries_for(Duration::from_millis(500));
+    let reads = |sub: u8| {
+        let s = srv.sim.as_ref().unwrap().snapshot().unwrap();
+        s.meter_reads
+            .iter()
+            .filter(|((_, m), _)| *m == sub)
+            .map(|(_, n)| n)
+            .sum::<u64>()
+    };
+    let (s0, v0) = (reads(0x02), reads(0x15));
+    let dur = Duration::from_secs(2);
+    let frames = m.binaries_for(dur);
+    let (s1, v1) = (reads(0x02), reads(0x15));
+    assert!(s1 - s0 >= 30, "the S-meter at 20 fps: {}", s1 - s0);
+    assert!((2..=5).contains(&(v1 - v0)), "Vd twice a second: {}", v1 - v0);
+    let with_vd = frames
+        .iter()
+        .filter(|f| meter_values(f).iter().any(|r| r.0 == 0x08))
+        .count();
+    assert!((2..=5).contains(&with_vd), "{with_vd} frames with Vd");
+    srv.shutdown();
+}
+
+#[test]
 fn meters_clients_at_5_and_20_fps_each_get_their_own_rate() {
     let srv = server("ic7610");
     let a = srv.addr();

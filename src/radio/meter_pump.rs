@@ -1,7 +1,9 @@
 //! The meter pump: polls the meters that clients ask for, at the highest rate asked
 //! (at most 20 per second), through the executor's background lane, and hands each
 //! reading to every subscriber. RX meters are read while receiving, TX meters while
-//! transmitting. Nothing is polled while nobody asks.
+//! transmitting; the PA supply voltage (Vd), which does not move quickly, at most every
+//! [`SLOW_PERIOD`] (each CI-V read costs the radio link a round trip). Nothing is polled
+//! while nobody asks.
 //!
 //! Demand changes are coalesced (a channel of one: any number of `demand` calls
 //! between two rounds wake the pump once) and never move the schedule forward: the
@@ -23,6 +25,8 @@ use crate::hub::Fanout;
 
 /// Fastest polling rate.
 pub const MAX_FPS: u32 = 20;
+/// Least time between two reads of a slow meter (Vd).
+pub const SLOW_PERIOD: Duration = Duration::from_millis(500);
 
 /// One round of readings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,6 +129,8 @@ impl MeterPump {
         drop(radio);
         // when the last round started, and whether the radio was ready then
         let mut last: Option<(Instant, bool)> = None;
+        // when the slow meters were last read
+        let mut slow_at: Option<Instant> = None;
         loop {
             if self.stopped.load(std::sync::atomic::Ordering::Acquire) {
                 return;
@@ -147,22 +153,33 @@ impl MeterPump {
             }
             let Some(radio) = weak.upgrade() else { return };
             let started = Instant::now();
-            let ready = self.round(&radio, &kinds, &mut seq);
+            let ready = self.round(&radio, &kinds, &mut seq, &mut slow_at);
             last = Some((started, ready));
         }
     }
 
     /// Polls one round of `kinds` and publishes it; false when the radio is not ready.
-    fn round(&self, radio: &Radio, kinds: &BTreeSet<MeterKind>, seq: &mut u16) -> bool {
+    fn round(
+        &self,
+        radio: &Radio,
+        kinds: &BTreeSet<MeterKind>,
+        seq: &mut u16,
+        slow_at: &mut Option<Instant>,
+    ) -> bool {
         let (ptt, ready) = radio
             .store()
             .read(|c| (c.radio.transmitting(), c.connection.radio_ready));
         let profile = radio.profile();
+        let now = Instant::now();
+        let slow_due = slow_at.is_none_or(|t| now >= t + SLOW_PERIOD);
         let round: Vec<MeterKind> = kinds
             .iter()
             .copied()
-            .filter(|k| profile.has_meter(k.name()) && (k.is_tx() == ptt || *k == MeterKind::Vd))
+            .filter(|k| profile.has_meter(k.name()) && in_round(*k, ptt, slow_due))
             .collect();
+        if ready && round.contains(&MeterKind::Vd) {
+            *slow_at = Some(now);
+        }
         if !ready || round.is_empty() {
             return ready;
         }
@@ -192,6 +209,16 @@ impl MeterPump {
     }
 }
 
+/// True if meter `k` is read in a round while transmitting (`ptt`) or not, when the
+/// slow meters are due or not.
+fn in_round(k: MeterKind, ptt: bool, slow_due: bool) -> bool {
+    if k == MeterKind::Vd {
+        slow_due
+    } else {
+        k.is_tx() == ptt
+    }
+}
+
 /// When the round after one that started at `last` is due at `fps` (half a second
 /// later while the radio is not ready).
 fn next_round(last: Instant, ready: bool, fps: u32) -> Instant {
@@ -206,6 +233,18 @@ fn next_round(last: Instant, ready: bool, fps: u32) -> Instant {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vd_is_read_in_both_directions_but_only_when_due() {
+        for ptt in [false, true] {
+            assert!(in_round(MeterKind::Vd, ptt, true));
+            assert!(!in_round(MeterKind::Vd, ptt, false));
+        }
+        assert!(in_round(MeterKind::Smeter, false, false));
+        assert!(!in_round(MeterKind::Smeter, true, true));
+        assert!(in_round(MeterKind::Swr, true, false));
+        assert!(!in_round(MeterKind::Swr, false, true));
+    }
 
     #[test]
     fn the_schedule_follows_the_highest_rate_and_waits_while_not_ready() {
