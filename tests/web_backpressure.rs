@@ -154,10 +154,12 @@ struct Stream {
     seq_at: usize,
     /// The stalled client's receive buffer (asked for; Linux doubles it).
     rcvbuf: i32,
+    /// How long it stalls.
+    stall: Duration,
 }
 
-/// `fast` reads along while a stalled client of `stream` reads nothing for 4 s; then
-/// the stalled one resumes. `source` is the rate the stream is made at during `f`.
+/// `fast` reads along while a stalled client of `stream` reads nothing for
+/// `stream.stall`; then the stalled one resumes. `source` is the rate the stream is made at during `f`.
 fn stall_and_resume(
     srv: &rigweb::app::Running,
     stream: &Stream,
@@ -169,7 +171,7 @@ fn stall_and_resume(
     let connected = Instant::now();
     fast.binaries_for(Duration::from_millis(800));
     let rss0 = rss_kb();
-    let dur = Duration::from_secs(4);
+    let dur = stream.stall;
     let mut frames = Vec::new();
     let rate = source(&mut || frames = fast.binaries_for(dur));
     assert_rate(
@@ -208,6 +210,7 @@ fn a_stalled_scope_client_neither_slows_others_nor_grows_the_server() {
         start: None,
         seq_at: 11,
         rcvbuf: 4_096,
+        stall: Duration::from_secs(4),
     };
     // a loaded machine may sweep slower than 30/s: compare with what the radio sent
     let swept = |f: &mut dyn FnMut()| {
@@ -232,8 +235,9 @@ fn a_stalled_meters_client_neither_slows_others_nor_grows_the_server() {
         path: "/api/v1/meters",
         start: Some(start),
         seq_at: 1,
-        // the smallest: a meter frame is 10 to 30 bytes
+        // the smallest, and long enough to fill it: a meter frame is 10 to 30 bytes
         rcvbuf: 1,
+        stall: Duration::from_secs(10),
     };
     stall_and_resume(&srv, &meters, &mut fast, |f| {
         f();
@@ -254,6 +258,7 @@ fn a_stalled_audio_client_neither_slows_others_nor_grows_the_server() {
         start: Some(start),
         seq_at: 2,
         rcvbuf: 4_096,
+        stall: Duration::from_secs(4),
     };
     stall_and_resume(&srv, &audio, &mut fast, |f| {
         f();

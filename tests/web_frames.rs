@@ -3,6 +3,7 @@
 //! header, a meter frame and audio frame headers, with every client's first `sequence`
 //! set to 0x1234 so that its little-endian bytes show.
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -111,5 +112,33 @@ fn audio_frame_headers() {
     let pcm_header = [0x10, 0x02, 0x34, 0x12, 0xE0, 0x01, 0x02, 0x14];
     assert_eq!(p[0][..8], pcm_header);
     assert_eq!(p[0].len(), 8 + 960 * 2 * 2, "20 ms of 48 kHz stereo i16");
+    srv.shutdown();
+}
+
+both_ways!(latency_figures_count_the_frames_written);
+fn latency_figures_count_the_frames_written() {
+    // the figures run from the datagram's arrival to the frame written to the socket,
+    // whichever thread wrote it (the producer on a plain socket, the client's own on
+    // TLS): every frame a client got was counted
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let a = srv.addr();
+    let mut scope = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    let mut opus = Ws::connect(a, "/api/v1/audio", &[]).unwrap();
+    audio_start(
+        &mut opus,
+        json!({"type": "audio_start", "direction": "rx", "codec": "opus"}),
+    );
+    let dur = Duration::from_millis(1_500);
+    let (s, o) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| opus.binaries_for(dur));
+        let s = scope.binaries_for(dur);
+        (s, h.join().unwrap())
+    });
+    assert!(s.len() > 20 && o.len() > 30, "{} {}", s.len(), o.len());
+    let stats = &srv.app.stream_stats;
+    let (sc, ac) = (stats.scope.count(), stats.audio.count());
+    assert!(sc >= s.len() as u64, "scope: {sc} counted, {} received", s.len());
+    assert!(ac >= o.len() as u64, "audio: {ac} counted, {} received", o.len());
+    assert!(stats.scope.percentile(50.0).is_some());
     srv.shutdown();
 }

@@ -28,7 +28,7 @@ use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
 use crate::hub::{Fanout, Subscription};
 use crate::profile::{Profile, ScopeSourceKind};
-use crate::wire::web::{AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
+use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 
 /// One 20 ms frame of a web RX stream, encoded once for all its listeners.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,16 +46,27 @@ pub struct AudioOut {
 impl AudioOut {
     /// The binary frame (interface.md §2.5) with this client's `sequence`.
     pub fn frame_bytes(&self, sequence: u16) -> Vec<u8> {
-        AudioFrame {
+        let mut b = Vec::with_capacity(AUDIO_HEADER_LEN + self.payload.len());
+        b.extend_from_slice(&self.header(sequence));
+        b.extend_from_slice(&self.payload);
+        b
+    }
+
+    /// The frame's header with this client's `sequence` (the payload follows it).
+    pub fn header(&self, sequence: u16) -> [u8; AUDIO_HEADER_LEN] {
+        let h = AudioFrame {
             msg_type: AUDIO_RX_FRAME,
             codec: self.codec.byte(),
             sequence,
             sample_rate: WEB_RATE,
             channels: self.channels,
             frame_ms: crate::wire::lan::audio_codec::FRAME_MS as u8,
-            payload: self.payload.clone(),
+            payload: Vec::new(),
         }
-        .emit()
+        .emit();
+        let mut out = [0u8; AUDIO_HEADER_LEN];
+        out.copy_from_slice(&h[..AUDIO_HEADER_LEN]);
+        out
     }
 }
 
@@ -167,8 +178,9 @@ pub struct DspInputs {
     pub counters: Arc<DspCounters>,
 }
 
-/// Radio blocks the thread may fall behind by before it drops some (a second).
-const BACKLOG: usize = 150;
+/// Hand-overs of the audio pump (a radio block of 20 ms each, usually) the thread may
+/// fall behind by before it drops some (about a second).
+const BACKLOG: usize = 64;
 
 struct Pipeline {
     rate: u32,

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, Ctx};
+use super::direct::deliver;
 use super::messages;
 use super::tx_gate::{TxGate, TxVerdict};
 use crate::dsp::WEB_RATE;
@@ -268,6 +269,12 @@ impl AudioChannel {
                     Some(ctx.handle.waker()),
                     Box::new(|_| true),
                 ));
+                if let Some(d) = ctx.direct() {
+                    let stats = self.app.stream_stats.clone();
+                    tap.set_direct(Box::new(move |seq, f: &Arc<AudioOut>| {
+                        deliver(&d, &[&f.header(seq), &f.payload], f.at, &stats.audio)
+                    }));
+                }
                 let sub = fanout.subscribe_with(tap.clone());
                 self.rx = Some(RxState { _sub: sub, tap });
                 ctx.set_send_buffer(rx_send_buffer(ask.codec, ask.channels));
@@ -451,16 +458,19 @@ impl Channel for AudioChannel {
         }
     }
 
-    fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx) {
+    fn pull(&mut self, _now: Instant, budget: usize, ctx: &mut Ctx) {
         let Some(rx) = &self.rx else { return };
         for _ in 0..budget {
             let Some((seq, f)) = rx.tap.pop() else { break };
-            self.app
-                .stream_stats
-                .audio
-                .record(now.saturating_duration_since(f.at));
-            ctx.binary(f.frame_bytes(seq));
+            ctx.stream_frame(f.frame_bytes(seq), f.at);
         }
+    }
+
+    fn written(&mut self, since: Instant, now: Instant) {
+        self.app
+            .stream_stats
+            .audio
+            .record(now.saturating_duration_since(since));
     }
 
     fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {

@@ -11,6 +11,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, Ctx};
+use super::direct::Sent;
 use super::messages;
 use super::pacer::Pacer;
 use crate::hub::{Subscription, Tap};
@@ -91,6 +92,18 @@ pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<Meters
     Ok(MetersAsk { kinds, fps })
 }
 
+/// The meter frame of a client asking for `kinds`: in id order, those read this round.
+fn frame(kinds: &[MeterKind], r: &MeterReading, sequence: u16) -> Vec<u8> {
+    let readings = kinds
+        .iter()
+        .filter_map(|k| {
+            let (_, v) = r.values.iter().find(|(m, _)| m == k)?;
+            Some((k.web_id(), *v))
+        })
+        .collect();
+    MeterFrame { sequence, readings }.emit()
+}
+
 struct Running {
     kinds: Vec<MeterKind>,
     _sub: Subscription<MeterReading>,
@@ -130,6 +143,12 @@ impl MetersChannel {
                 r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
             }),
         ));
+        if let Some(d) = ctx.direct() {
+            let kinds = ask.kinds.clone();
+            tap.set_direct(Box::new(move |seq, r: &Arc<MeterReading>| {
+                d.send(&[&frame(&kinds, r, seq)]) != Sent::No
+            }));
+        }
         let sub = self.app.meters.readings().subscribe_with(tap.clone());
         self.app
             .meters
@@ -214,22 +233,7 @@ impl Channel for MetersChannel {
         let Some(run) = &self.running else { return };
         for _ in 0..budget {
             let Some((seq, r)) = run.tap.pop() else { break };
-            // in id order, the asked ones read this round
-            let readings = run
-                .kinds
-                .iter()
-                .filter_map(|k| {
-                    let (_, v) = r.values.iter().find(|(m, _)| m == k)?;
-                    Some((k.web_id(), *v))
-                })
-                .collect();
-            ctx.binary(
-                MeterFrame {
-                    sequence: seq,
-                    readings,
-                }
-                .emit(),
-            );
+            ctx.binary(frame(&run.kinds, &r, seq));
         }
     }
 

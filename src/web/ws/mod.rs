@@ -6,6 +6,8 @@
 pub mod audio_channel;
 pub mod conn;
 pub mod control;
+pub mod direct;
+pub mod driver;
 pub mod feed;
 pub mod messages;
 pub mod meters_channel;
@@ -13,6 +15,7 @@ pub mod pacer;
 pub mod rate_limit;
 pub mod registry;
 pub mod scope_channel;
+pub mod sockopt;
 pub mod tx_gate;
 
 use std::io;
@@ -20,7 +23,8 @@ use std::sync::Arc;
 
 pub use self::registry::{WsRegistry, WsRoute};
 
-use self::conn::{Channel, ClientParts, Opening};
+use self::conn::{Channel, ClientParts};
+use self::driver::Opening;
 use self::registry::Slot;
 use super::auth::{UNAUTHORIZED_MESSAGE, query_param};
 use super::context::AppCtx;
@@ -191,7 +195,7 @@ pub fn spawn<K: Send + 'static>(
         .stack_size(256 * 1024)
         .spawn(move || {
             let _slot = slot;
-            conn::run(stream, opening, keep, channel, parts, limits);
+            driver::run(stream, opening, keep, channel, parts, limits);
         })
         .map(|_| ())
 }
