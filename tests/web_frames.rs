@@ -137,8 +137,16 @@ fn latency_figures_count_the_frames_written() {
     assert!(s.len() > 20 && o.len() > 30, "{} {}", s.len(), o.len());
     let stats = &srv.app.stream_stats;
     let (sc, ac) = (stats.scope.count(), stats.audio.count());
-    assert!(sc >= s.len() as u64, "scope: {sc} counted, {} received", s.len());
-    assert!(ac >= o.len() as u64, "audio: {ac} counted, {} received", o.len());
+    assert!(
+        sc >= s.len() as u64,
+        "scope: {sc} counted, {} received",
+        s.len()
+    );
+    assert!(
+        ac >= o.len() as u64,
+        "audio: {ac} counted, {} received",
+        o.len()
+    );
     assert!(stats.scope.percentile(50.0).is_some());
     srv.shutdown();
 }

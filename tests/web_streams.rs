@@ -347,7 +347,11 @@ fn the_pa_voltage_is_read_at_most_twice_a_second() {
     let frames = m.binaries_for(dur);
     let (s1, v1) = (reads(0x02), reads(0x15));
     assert!(s1 - s0 >= 30, "the S-meter at 20 fps: {}", s1 - s0);
-    assert!((2..=5).contains(&(v1 - v0)), "Vd twice a second: {}", v1 - v0);
+    assert!(
+        (2..=5).contains(&(v1 - v0)),
+        "Vd twice a second: {}",
+        v1 - v0
+    );
     let with_vd = frames
         .iter()
         .filter(|f| meter_values(f).iter().any(|r| r.0 == 0x08))

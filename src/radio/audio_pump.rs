@@ -197,8 +197,15 @@ mod tests {
         p.batch(PCM16_STEREO, batch, &mut out);
         assert_eq!(out.len(), 1, "one hand-over, one block");
         let b = &out[0];
-        assert_eq!(b.samples, vec![1, 2, 3, 4, 5, 6], "duplicate and late dropped");
-        assert_eq!((b.channels, b.sample_rate, b.seq, b.at), (2, 48_000, 11, later));
+        assert_eq!(
+            b.samples,
+            vec![1, 2, 3, 4, 5, 6],
+            "duplicate and late dropped"
+        );
+        assert_eq!(
+            (b.channels, b.sample_rate, b.seq, b.at),
+            (2, 48_000, 11, later)
+        );
         out.clear();
         p.batch(PCM16_STEREO, vec![packet(11, &[7, 7], later)], &mut out);
         assert!(out.is_empty(), "nothing new: no block");
