@@ -5,16 +5,25 @@
 //! clients, 1 control client sending a command every 200 ms, 1 Opus listener, meters at
 //! 20 fps) that later work compares against.
 //!
-//! `cargo bench --bench streams -- [--seconds S]` (default 10 s per scenario).
+//! `cargo bench --bench streams -- [--seconds S] [--runs N] [--only WORD] [--threads]`
+//! (default 10 s per scenario, 1 run; `--only` keeps the parts and fan-out scenarios
+//! whose name contains WORD, e.g. `--only all` for the full load alone; `--threads`
+//! prints the server's CPU per thread group). `RIGWEB_BENCH_BIN=<path>` measures
+//! another server binary (an older build, for before/after figures).
 //!
-//! CPU and memory: the server (`rigweb --radio ...`) and the simulated radio
-//! (`rigweb sim`) run as child processes; the server's user + system CPU time over the
-//! window (`/proc/<pid>/stat`) and its `VmRSS` / `VmHWM` are read; the clients run in
-//! this process and read everything. Latency: the server runs in this process and its
-//! own histogram (`AppCtx::stream_stats`) is read: from the moment the data reached its
-//! pump (a sweep assembled from the radio's CI-V packets, an RX audio packet received
-//! from the link thread) to the moment the WebSocket frame was handed to the socket.
+//! CPU and memory: each fan-out scenario starts a fresh server (`rigweb --radio ...`)
+//! and simulated radio (`rigweb sim`) as child processes, so that the server's `VmHWM`
+//! (a lifetime peak) is that scenario's peak; the server's user + system CPU time over
+//! the window (`/proc/<pid>/stat`, per thread `/proc/<pid>/task/*/stat`) and its
+//! `VmRSS` (at the end of the window) / `VmHWM` are read; the clients run in this
+//! process and read everything. Latency: the server runs in this process and its own
+//! histogram (`AppCtx::stream_stats`) is read: from the moment the datagram that
+//! completed the data arrived at the link's UDP socket (stamped by the LAN thread,
+//! carried with the sweep or the audio block) to the moment the WebSocket frame had
+//! been written to the client's socket.
 
+#[path = "support/opus.rs"]
+mod opus;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -28,7 +37,6 @@ use std::time::{Duration, Instant};
 
 use rigweb::app::Tuning;
 use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::dsp::opus_codec::OpusEncoder;
 use rigweb::profile::ProfileRegistry;
 use serde_json::json;
 use support::*;
@@ -52,7 +60,9 @@ impl ServerProcess {
     fn start(sim: &SimProcess) -> ServerProcess {
         let port = free_tcp_port();
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let child = Command::new(env!("CARGO_BIN_EXE_rigweb"))
+        let bin = std::env::var("RIGWEB_BENCH_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_rigweb").to_string());
+        let child = Command::new(bin)
             .args([
                 "--radio",
                 "127.0.0.1",
@@ -180,6 +190,8 @@ struct Figures {
     rss_kb: u64,
     hwm_kb: u64,
     frames: Vec<(&'static str, u64)>,
+    /// CPU % of one core per thread group, highest first.
+    threads: Vec<(String, f64)>,
 }
 
 fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
@@ -229,9 +241,19 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
         .iter()
         .map(|(_, r)| r.frames.load(Ordering::Relaxed))
         .collect();
-    let (cpu0, t0) = (cpu_time(pid), Instant::now());
+    let (cpu0, threads0, t0) = (cpu_time(pid), thread_cpu(pid), Instant::now());
     std::thread::sleep(Duration::from_secs(secs));
-    let (cpu1, wall) = (cpu_time(pid), t0.elapsed());
+    let (cpu1, threads1, wall) = (cpu_time(pid), thread_cpu(pid), t0.elapsed());
+    let pct = |d: Duration| d.as_secs_f64() / wall.as_secs_f64() * 100.0;
+    let mut threads: Vec<(String, f64)> = threads1
+        .into_iter()
+        .map(|(name, t1)| {
+            let t0 = threads0.get(&name).copied().unwrap_or_default();
+            (name, pct(t1.saturating_sub(t0)))
+        })
+        .filter(|(_, p)| *p > 0.0)
+        .collect();
+    threads.sort_by(|a, b| b.1.total_cmp(&a.1));
     let rss_kb = status_kb(pid, "VmRSS");
     let hwm_kb = status_kb(pid, "VmHWM");
     let mut frames: Vec<(&'static str, u64)> = Vec::new();
@@ -246,11 +268,11 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
     for (_, r) in readers {
         let _ = r.thread.join();
     }
-    std::thread::sleep(Duration::from_secs(3)); // the radio's scope goes off after 2 s
     Figures {
-        cpu_pct: (cpu1 - cpu0).as_secs_f64() / wall.as_secs_f64() * 100.0,
+        cpu_pct: pct(cpu1.saturating_sub(cpu0)),
         rss_kb,
         hwm_kb,
+        threads,
         frames: frames
             .into_iter()
             .map(|(k, n)| (k, (n as f64 / wall.as_secs_f64()).round() as u64))
@@ -261,7 +283,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
 fn print(label: &str, f: &Figures) {
     let frames: Vec<String> = f.frames.iter().map(|(k, n)| format!("{k} {n}/s")).collect();
     println!(
-        "{label:<44} CPU {:>5.2} % of one core   RSS {:>6} kB (peak {:>6} kB)   frames: {}",
+        "{label:<44} CPU {:>5.2} % of one core   RSS {:>6} kB (this scenario's peak {:>6} kB)   frames: {}",
         f.cpu_pct,
         f.rss_kb,
         f.hwm_kb,
@@ -273,78 +295,131 @@ fn print(label: &str, f: &Figures) {
     );
 }
 
-fn fan_out(secs: u64) {
-    println!("== fan-out (server and simulator as child processes, IC-7610) ==");
-    let sim = SimProcess::start("ic7610", &[]);
-    let server = ServerProcess::start(&sim);
-    let (addr, pid) = (server.addr, server.pid());
-    std::thread::sleep(Duration::from_secs(2));
-    let idle = run(addr, &pid, Load::default(), secs);
-    print("idle, no clients (keep-alives only)", &idle);
-    let mut by_n = Vec::new();
+/// What the benchmark was asked for.
+struct Opts {
+    secs: u64,
+    runs: u64,
+    only: Option<String>,
+    threads: bool,
+}
+
+impl Opts {
+    fn wants(&self, name: &str) -> bool {
+        self.only.as_deref().is_none_or(|w| name.contains(w))
+    }
+}
+
+const FULL_LOAD: &str = "all: 32 scope + meters 20 fps + 4 Opus listeners";
+
+fn scenarios() -> Vec<(String, Load)> {
+    let mut v = vec![(
+        "idle, no clients (keep-alives only)".to_string(),
+        Load::default(),
+    )];
     for n in [1usize, 8, 32] {
-        let f = run(
-            addr,
-            &pid,
+        v.push((
+            format!("{n} scope clients at 30 fps"),
             Load {
                 scope: n,
                 ..Load::default()
             },
-            secs,
-        );
-        print(&format!("{n} scope clients at 30 fps"), &f);
-        by_n.push((n, f.cpu_pct));
+        ));
     }
-    // the parts of the full load on their own
-    for (label, load) in [
-        (
-            "meters at 20 fps alone",
-            Load {
-                meters: true,
-                ..Load::default()
-            },
-        ),
-        (
-            "1 Opus listener alone",
-            Load {
-                opus: 1,
-                ..Load::default()
-            },
-        ),
-        (
-            "4 Opus listeners alone",
-            Load {
-                opus: 4,
-                ..Load::default()
-            },
-        ),
-    ] {
-        print(label, &run(addr, &pid, load, secs));
-    }
-    let all = run(
-        addr,
-        &pid,
+    v.push((
+        "meters at 20 fps alone".into(),
+        Load {
+            meters: true,
+            ..Load::default()
+        },
+    ));
+    v.push((
+        "1 Opus listener alone".into(),
+        Load {
+            opus: 1,
+            ..Load::default()
+        },
+    ));
+    v.push((
+        "4 Opus listeners alone".into(),
+        Load {
+            opus: 4,
+            ..Load::default()
+        },
+    ));
+    v.push((
+        FULL_LOAD.into(),
         Load {
             scope: 32,
             meters: true,
             opus: 4,
             commands: false,
         },
-        secs,
-    );
-    print("32 scope + meters 20 fps + 4 Opus listeners", &all);
-    let (n1, c1) = by_n[0];
-    let (n32, c32) = by_n[2];
+    ));
+    v
+}
+
+/// Median, min and max.
+fn spread(v: &[f64]) -> (f64, f64, f64) {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    (s[s.len() / 2], s[0], s[s.len() - 1])
+}
+
+fn fan_out(o: &Opts) {
     println!(
-        "cost per extra scope client: {:.3} % of one core ({:.2} ms CPU per second)",
-        (c32 - c1) / (n32 - n1) as f64,
-        (c32 - c1) / (n32 - n1) as f64 * 10.0
+        "== fan-out (a fresh server and simulator as child processes per scenario and run, IC-7610) =="
     );
-    println!(
-        "target: 32 scope + meters + 4 listeners under 5 % of one core: {:.2} % -> {}",
-        all.cpu_pct,
-        if all.cpu_pct < 5.0 { "met" } else { "NOT met" }
-    );
+    let mut cpu_by: Vec<(String, Vec<f64>)> = Vec::new();
+    for (label, load) in scenarios() {
+        if !o.wants(&label) {
+            continue;
+        }
+        let mut cpus = Vec::new();
+        for _ in 0..o.runs {
+            let sim = SimProcess::start("ic7610", &[]);
+            let server = ServerProcess::start(&sim);
+            std::thread::sleep(Duration::from_secs(2));
+            let f = run(server.addr, &server.pid(), load, o.secs);
+            print(&label, &f);
+            if o.threads {
+                let t: Vec<String> = f
+                    .threads
+                    .iter()
+                    .take(12)
+                    .map(|(n, p)| format!("{n} {p:.2}"))
+                    .collect();
+                println!("    threads (% of one core): {}", t.join(", "));
+            }
+            cpus.push(f.cpu_pct);
+        }
+        if o.runs > 1 {
+            let (m, lo, hi) = spread(&cpus);
+            println!(
+                "    {} runs: median {m:.2} %, range {lo:.2}..{hi:.2} %",
+                o.runs
+            );
+        }
+        cpu_by.push((label, cpus));
+    }
+    let median = |prefix: &str| {
+        cpu_by
+            .iter()
+            .find(|(l, _)| l.starts_with(prefix))
+            .map(|(_, c)| spread(c).0)
+    };
+    if let (Some(c1), Some(c32)) = (median("1 scope"), median("32 scope")) {
+        println!(
+            "cost per extra scope client: {:.3} % of one core ({:.2} ms CPU per second)",
+            (c32 - c1) / 31.0,
+            (c32 - c1) / 31.0 * 10.0
+        );
+    }
+    if let Some(all) = median("all:") {
+        println!(
+            "target: 32 scope + meters + 4 listeners under 5 % of one core: {all:.2} % (median) -> {}",
+            if all < 5.0 { "met" } else { "NOT met" }
+        );
+    }
 }
 
 fn station_load(secs: u64) {
@@ -369,7 +444,9 @@ fn station_load(secs: u64) {
 }
 
 fn latency(secs: u64) {
-    println!("== latency (server in this process; pump -> socket) ==");
+    println!(
+        "== latency (server in this process; datagram at the link's UDP socket -> frame written to the WebSocket) =="
+    );
     let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
         radio: RadioTarget::Simulated {
@@ -416,11 +493,11 @@ fn latency(secs: u64) {
     std::thread::sleep(Duration::from_secs(secs));
     for (name, h) in [
         (
-            "sweep assembled -> scope frame on the socket (8 clients)",
+            "last CI-V datagram of a sweep -> scope frame written (8 clients)",
             &stats.scope,
         ),
         (
-            "RX audio packet -> Opus frame on the socket (4 clients)",
+            "RX audio datagram -> Opus frame written (4 clients)",
             &stats.audio,
         ),
     ] {
@@ -438,50 +515,23 @@ fn latency(secs: u64) {
     running.shutdown();
 }
 
-fn opus_cost() {
-    println!(
-        "== Opus encode cost per 20 ms frame (48 kHz, complexity {}) ==",
-        rigweb::dsp::opus_codec::COMPLEXITY
-    );
-    for channels in [1u8, 2] {
-        let mut enc = OpusEncoder::new(channels).unwrap();
-        // voice-like test signal: two tones and noise
-        let mut seed = 1u32;
-        let frames: Vec<Vec<i16>> = (0..50)
-            .map(|f| {
-                (0..960 * usize::from(channels))
-                    .map(|i| {
-                        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                        let t = (f * 960 + i / usize::from(channels)) as f32 / 48_000.0;
-                        let v = (t * 700.0 * std::f32::consts::TAU).sin() * 6_000.0
-                            + (t * 1_900.0 * std::f32::consts::TAU).sin() * 3_000.0
-                            + ((seed >> 16) as f32 - 32_768.0) * 0.05;
-                        v as i16
-                    })
-                    .collect()
-            })
-            .collect();
-        let n = 1_000;
-        let mut bytes = 0;
-        let t = Instant::now();
-        for i in 0..n {
-            bytes += enc.encode(&frames[i % frames.len()]).unwrap().len();
-        }
-        let per = t.elapsed() / n as u32;
-        println!(
-            "{} : {:>8} per frame ({:.2} % of one core per stream), {} bytes per frame on average",
-            if channels == 1 { "mono  " } else { "stereo" },
-            ms(per),
-            per.as_secs_f64() / 0.020 * 100.0,
-            bytes / n
-        );
-    }
-}
-
 fn main() {
-    let secs = arg("--seconds", 10);
-    opus_cost();
-    latency(secs);
-    fan_out(secs);
-    station_load(secs);
+    let o = Opts {
+        secs: arg("--seconds", 10),
+        runs: arg("--runs", 1).max(1),
+        only: arg_str("--only"),
+        threads: std::env::args().any(|a| a == "--threads"),
+    };
+    if o.wants("opus cost") {
+        opus::opus_cost();
+    }
+    if o.wants("latency") {
+        for _ in 0..o.runs {
+            latency(o.secs);
+        }
+    }
+    fan_out(&o);
+    if o.wants("station load") {
+        station_load(o.secs);
+    }
 }

@@ -9,15 +9,13 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::audio::*;
 use common::wait_for;
 use common::web::*;
 use rigweb::app::Tuning;
-use rigweb::dsp::audio_fft::{AudioFft, bin_hz};
 use rigweb::dsp::opus_codec::{OpusDecoder, OpusEncoder};
 use rigweb::wire::web::{AudioFrame, ScopeFrame};
-use serde_json::{Value, json};
-
-const T: Duration = Duration::from_secs(10);
+use serde_json::json;
 /// The simulator's 10 MHz time-signal carrier, always on.
 const CARRIER: u64 = 10_000_000;
 
@@ -28,25 +26,6 @@ fn tune_to_carrier(ctl: &mut Ws) {
         true
     );
     assert_eq!(ctl.cmd("m", "set_mode", json!({"mode": "USB"}))["ok"], true);
-}
-
-/// The strongest audio frequency of 48 kHz mono `samples` (above 100 Hz), Hz.
-fn peak_hz(samples: &[i16]) -> f32 {
-    let mut fft = AudioFft::new();
-    let mut sweeps = Vec::new();
-    fft.push(samples, &mut sweeps);
-    let s = sweeps.last().expect("a sweep");
-    let first = (100.0 / bin_hz()) as usize;
-    let k = (first..s.len())
-        .max_by(|a, b| s[*a].total_cmp(&s[*b]))
-        .unwrap();
-    k as f32 * bin_hz()
-}
-
-fn audio_start(w: &mut Ws, msg: Value) -> Value {
-    w.send(&msg);
-    w.until(T, |v| v["type"] == "audio_started" || v["type"] == "error")
-        .expect("an answer to audio_start")
 }
 
 both_ways!(opus_and_pcm16_rx_carry_the_carrier_at_its_audio_frequency);
@@ -167,37 +146,6 @@ fn sixteen_khz_from_the_radio_is_detected_and_resampled() {
     srv.shutdown();
 }
 
-/// One PCM16 TX frame (20 ms at 48 kHz) of a 1 kHz tone, starting at sample `n`.
-fn tone_frame(seq: u16, n: usize) -> (Vec<u8>, Vec<i16>) {
-    let samples: Vec<i16> = (n..n + 960)
-        .map(|i| ((i as f32 * std::f32::consts::TAU * 1_000.0 / 48_000.0).sin() * 8_000.0) as i16)
-        .collect();
-    let f = AudioFrame {
-        msg_type: 0x11,
-        codec: 0x02,
-        sequence: seq,
-        sample_rate: 48_000,
-        channels: 1,
-        frame_ms: 20,
-        payload: samples.iter().flat_map(|s| s.to_le_bytes()).collect(),
-    };
-    (f.emit(), samples)
-}
-
-fn errors(w: &mut Ws, code: &str, dur: Duration) -> usize {
-    w.binaries_for(dur);
-    let mut n = 0;
-    while w
-        .until(Duration::from_millis(10), |v| {
-            v["type"] == "error" && v["error"] == code
-        })
-        .is_some()
-    {
-        n += 1;
-    }
-    n
-}
-
 both_ways!(tx_audio_needs_the_ptt_owner_and_reaches_the_radio);
 fn tx_audio_needs_the_ptt_owner_and_reaches_the_radio() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
@@ -245,7 +193,11 @@ fn tx_audio_needs_the_ptt_owner_and_reaches_the_radio() {
         1
     );
     let s = sim.snapshot().unwrap();
-    assert_eq!((s.tx_audio_samples, s.tx_audio_muted), (0, 0));
+    assert_eq!(
+        (s.tx_audio_samples, s.tx_audio_muted, s.tx_audio_dropped),
+        (0, 0, 0),
+        "refused frames never reach the radio"
+    );
     assert_eq!(s.menu.get(&(0x00, 0x91)), None, "MOD input untouched");
     // the owner keys: one second of tone reaches the radio, the MOD input goes to LAN
     assert_eq!(owner.cmd("k", "ptt", json!({"state": true}))["ok"], true);
@@ -302,6 +254,7 @@ fn tx_audio_needs_the_ptt_owner_and_reaches_the_radio() {
     );
     let s = sim.snapshot().unwrap();
     assert_eq!(s.tx_audio_samples, sent, "nothing after the unkey");
+    assert_eq!(s.tx_audio_dropped, 0, "nor anything while unkeyed");
     // Opus TX from the same client after keying again; then the owner vanishes
     assert_eq!(owner.cmd("k2", "ptt", json!({"state": true}))["ok"], true);
     let ok = audio_start(
@@ -354,7 +307,9 @@ fn tx_audio_needs_the_ptt_owner_and_reaches_the_radio() {
         errors(&mut x, "ptt_required", Duration::from_millis(400)),
         1
     );
-    assert_eq!(sim.snapshot().unwrap().tx_audio_samples, after);
+    let s = sim.snapshot().unwrap();
+    assert_eq!(s.tx_audio_samples, after);
+    assert_eq!(s.tx_audio_dropped, 0, "nothing reached the unkeyed radio");
     srv.shutdown();
 }
 

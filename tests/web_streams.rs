@@ -279,3 +279,168 @@ fn hello_carries_a_fresh_session() {
     assert_ne!(h1["session"], h2["session"]);
     srv.shutdown();
 }
+
+/// Meter reads (`15 xx`, plain or through command 29) the simulator has answered.
+fn meter_reads(srv: &rigweb::app::Running) -> u64 {
+    let s = srv.sim.as_ref().unwrap().snapshot().unwrap();
+    s.meter_reads.values().sum()
+}
+
+fn meters_start(w: &mut Ws, meters: &[&str], fps: u32) {
+    w.send(&json!({"type": "meters_start", "meters": meters, "fps": fps}));
+    let r = w.until(T, |v| v["type"] == "meters_started").unwrap();
+    assert_eq!(r["fps"], fps, "{r}");
+}
+
+#[test]
+fn a_meters_start_flood_does_not_raise_the_poll_rate() {
+    // review: every meters_start woke the meter pump for an extra round at once, so a
+    // client repeating it made the server poll the radio back to back
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut m = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut m, &["smeter"], 20);
+    m.binaries_for(Duration::from_millis(500));
+    let dur = Duration::from_secs(2);
+    let r0 = meter_reads(&srv);
+    let frames = m.binaries_for(dur);
+    let base = (meter_reads(&srv) - r0) as f64 / dur.as_secs_f64();
+    assert!(base <= 20.0 * 1.2, "{base} reads/s at 20 fps");
+    assert_rate(fps(frames.len(), dur), 20.0, "meters at 20");
+    // another client repeats meters_start as fast as it can
+    let mut flood = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    let (r0, t0) = (meter_reads(&srv), std::time::Instant::now());
+    let mut sent = 0;
+    while t0.elapsed() < dur {
+        flood.send(&json!({"type": "meters_start", "meters": ["smeter"], "fps": 20}));
+        sent += 1;
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let rate = (meter_reads(&srv) - r0) as f64 / t0.elapsed().as_secs_f64();
+    assert!(sent > 200, "{sent} meters_start sent");
+    assert!(
+        rate <= 20.0 * 1.2,
+        "{rate} meter reads/s during a flood of {sent} meters_start: the poll rate rose"
+    );
+    // the flooding client is served at its own rate all the same
+    let frames = flood.binaries_for(Duration::from_secs(1));
+    assert!(!frames.is_empty());
+    srv.shutdown();
+}
+
+#[test]
+fn the_pa_voltage_is_read_at_most_twice_a_second() {
+    // Vd does not move quickly: one CI-V round trip a round was spent on it
+    let srv = server("ic7610");
+    let mut m = Ws::connect(srv.addr(), "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut m, &["smeter", "vd"], 20);
+    m.binaries_for(Duration::from_millis(500));
+    let reads = |sub: u8| {
+        let s = srv.sim.as_ref().unwrap().snapshot().unwrap();
+        s.meter_reads
+            .iter()
+            .filter(|((_, m), _)| *m == sub)
+            .map(|(_, n)| n)
+            .sum::<u64>()
+    };
+    let (s0, v0) = (reads(0x02), reads(0x15));
+    let dur = Duration::from_secs(2);
+    let frames = m.binaries_for(dur);
+    let (s1, v1) = (reads(0x02), reads(0x15));
+    assert!(s1 - s0 >= 30, "the S-meter at 20 fps: {}", s1 - s0);
+    assert!(
+        (2..=5).contains(&(v1 - v0)),
+        "Vd twice a second: {}",
+        v1 - v0
+    );
+    let with_vd = frames
+        .iter()
+        .filter(|f| meter_values(f).iter().any(|r| r.0 == 0x08))
+        .count();
+    assert!((2..=5).contains(&with_vd), "{with_vd} frames with Vd");
+    srv.shutdown();
+}
+
+#[test]
+fn meters_clients_at_5_and_20_fps_each_get_their_own_rate() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut slow = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    let mut fast = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut slow, &["smeter"], 5);
+    meters_start(&mut fast, &["smeter", "smeter_sub"], 20);
+    slow.binaries_for(Duration::from_millis(500));
+    fast.binaries_for(Duration::from_millis(10));
+    let dur = Duration::from_secs(3);
+    let (fs, ff) = std::thread::scope(|sc| {
+        let h = sc.spawn(|| slow.binaries_for(dur));
+        let ff = fast.binaries_for(dur);
+        (h.join().unwrap(), ff)
+    });
+    assert_rate(fps(fs.len(), dur), 5.0, "the 5 fps client");
+    assert_rate(fps(ff.len(), dur), 20.0, "the 20 fps client");
+    for f in &fs {
+        let ids: Vec<u8> = meter_values(f).iter().map(|r| r.0).collect();
+        assert_eq!(ids, vec![0x01], "its own meters only");
+    }
+    for f in &ff {
+        let ids: Vec<u8> = meter_values(f).iter().map(|r| r.0).collect();
+        assert_eq!(ids, vec![0x01, 0x02]);
+    }
+    for (name, frames) in [("slow", &fs), ("fast", &ff)] {
+        let s = seqs(frames, 1);
+        assert!(
+            s.windows(2).all(|w| w[1] == w[0].wrapping_add(1)),
+            "{name}: {s:?}"
+        );
+    }
+    srv.shutdown();
+}
+
+/// The latest `(smeter, smeter_sub)` of a meters client.
+fn smeters(m: &mut Ws) -> (u16, u16) {
+    m.binaries_for(Duration::from_millis(400));
+    let frames = m.binaries_for(Duration::from_millis(300));
+    let last = meter_values(frames.last().expect("meter frames"));
+    let get = |id| last.iter().find(|r| r.0 == id).map(|r| r.1).unwrap();
+    (get(0x01), get(0x02))
+}
+
+#[test]
+fn main_and_sub_s_meters_are_each_receivers_own_reading() {
+    // review: both S-meters were the selected receiver's reading (plain 15 02)
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let mut ctl = Ws::control(a);
+    let tune = |ctl: &mut Ws, rx: u8, hz: u64| {
+        let r = ctl.cmd("t", "set_freq", json!({"freq": hz, "receiver": rx}));
+        assert_eq!(r["ok"], true, "{r}");
+    };
+    // the simulator's 10 MHz carrier on MAIN, a quiet spot on SUB
+    let (carrier, quiet) = (10_000_000, 10_037_000);
+    tune(&mut ctl, 0, carrier);
+    tune(&mut ctl, 1, quiet);
+    let mut m = Ws::connect(a, "/api/v1/meters", &[]).unwrap();
+    meters_start(&mut m, &["smeter", "smeter_sub"], 20);
+    let (main, sub) = smeters(&mut m);
+    assert!(
+        main > sub + 20,
+        "MAIN on the carrier {main}, SUB quiet {sub}"
+    );
+    // swapped: the readings follow the receivers, not the selected one
+    tune(&mut ctl, 0, quiet);
+    tune(&mut ctl, 1, carrier);
+    let (main, sub) = smeters(&mut m);
+    assert!(
+        sub > main + 20,
+        "SUB on the carrier {sub}, MAIN quiet {main}"
+    );
+    // what the radio saw: command 29 per receiver (29 00 15 02, 29 01 15 02), never a
+    // plain 15 02 (which reads the selected receiver)
+    let reads = srv.sim.as_ref().unwrap().snapshot().unwrap().meter_reads;
+    let n = |k| reads.get(&k).copied().unwrap_or(0);
+    assert!(n((Some(0), 0x02)) >= 10, "{reads:?}");
+    assert!(n((Some(1), 0x02)) >= 10, "{reads:?}");
+    assert_eq!(n((None, 0x02)), 0, "{reads:?}");
+    srv.shutdown();
+}

@@ -127,3 +127,40 @@ pub fn arg(name: &str, default: u64) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// The text after `--name` on the command line.
+pub fn arg_str(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+/// CPU time of each thread of process `pid` (`/proc/<pid>/task/*/schedstat`), by
+/// thread name with its trailing `-<number>` dropped (`ws-scope-12` counts as
+/// `ws-scope`).
+pub fn thread_cpu(pid: &str) -> std::collections::BTreeMap<String, Duration> {
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return out;
+    };
+    for t in tasks.flatten() {
+        let tid = t.file_name().to_string_lossy().to_string();
+        let path = format!("{pid}/task/{tid}");
+        let name = std::fs::read_to_string(format!("/proc/{path}/comm")).unwrap_or_default();
+        let name = name.trim();
+        let group = match name.rsplit_once('-') {
+            Some((head, tail)) if tail.chars().all(|c| c.is_ascii_digit()) => head,
+            _ => name,
+        };
+        // schedstat: time on a CPU in ns (stat's ticks are too coarse for 32 threads
+        // that use a few ms each)
+        let ns: u64 = std::fs::read_to_string(format!("/proc/{path}/schedstat"))
+            .ok()
+            .and_then(|x| x.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0);
+        *out.entry(group.to_string()).or_insert(Duration::ZERO) += Duration::from_nanos(ns);
+    }
+    out
+}

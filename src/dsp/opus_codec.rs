@@ -57,11 +57,16 @@ impl OpusEncoder {
     /// An encoder for `channels` (1 or 2): audio application, VBR, 32 kbit/s per
     /// channel, complexity [`COMPLEXITY`].
     pub fn new(channels: u8) -> Result<OpusEncoder, OpusError> {
+        OpusEncoder::with_complexity(channels, COMPLEXITY)
+    }
+
+    /// [`OpusEncoder::new`] at another complexity (0..10; for measurements).
+    pub fn with_complexity(channels: u8, complexity: i32) -> Result<OpusEncoder, OpusError> {
         let mut enc = opus::Encoder::new(SAMPLE_RATE, channels_of(channels)?, Application::Audio)
             .map_err(err)?;
         enc.set_bitrate(Bitrate::Bits(BITRATE_PER_CHANNEL * i32::from(channels)))
             .map_err(err)?;
-        enc.set_complexity(COMPLEXITY).map_err(err)?;
+        enc.set_complexity(complexity).map_err(err)?;
         Ok(OpusEncoder {
             enc,
             channels,

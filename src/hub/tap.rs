@@ -3,6 +3,10 @@
 //! wrapping per-client sequence and queues them in a [`LatestWins`] queue. Because the
 //! number is given before the queue, frames the queue drops for a slow client show up
 //! as gaps in the sequence the client sees.
+//!
+//! A tap may have a *direct* hook: while nothing is queued, a wanted item is first
+//! offered to it (the web layer writes it to the client's socket from the producer's
+//! thread when the client's own thread is idle); what it does not take is queued.
 
 use std::sync::Arc;
 
@@ -15,8 +19,12 @@ use crate::net::waker::Waker;
 /// Decides whether the client wants an item.
 pub type TapFilter<T> = Box<dyn FnMut(&T) -> bool + Send>;
 
+/// Delivers an item (with its sequence number) at once if it can; false: queue it.
+pub type TapDirect<T> = Box<dyn FnMut(u16, &Arc<T>) -> bool + Send>;
+
 struct TapState<T> {
     filter: TapFilter<T>,
+    direct: Option<TapDirect<T>>,
     next_seq: u16,
 }
 
@@ -38,6 +46,7 @@ impl<T: Send + Sync> Tap<T> {
         Tap {
             state: Mutex::new(TapState {
                 filter,
+                direct: None,
                 next_seq: first_seq,
             }),
             queue: LatestWins::new(high_watermark, waker),
@@ -47,6 +56,11 @@ impl<T: Send + Sync> Tap<T> {
     /// Replaces the filter (the sequence goes on).
     pub fn set_filter(&self, filter: TapFilter<T>) {
         self.state.lock().filter = filter;
+    }
+
+    /// Sets the direct hook (see the module docs).
+    pub fn set_direct(&self, direct: TapDirect<T>) {
+        self.state.lock().direct = Some(direct);
     }
 
     /// The oldest queued item and its sequence number.
@@ -79,6 +93,13 @@ impl<T: Send + Sync> Subscriber<T> for Tap<T> {
             }
             let seq = s.next_seq;
             s.next_seq = seq.wrapping_add(1);
+            // in order: only while nothing waits in the queue
+            if self.queue.is_empty()
+                && let Some(direct) = s.direct.as_mut()
+                && direct(seq, item)
+            {
+                return;
+            }
             seq
         };
         self.queue.push((seq, item.clone()));
@@ -99,6 +120,31 @@ mod tests {
             .map(|(s, v)| (s, *v))
             .collect();
         assert_eq!(got, vec![(65_534, 0), (65_535, 2), (0, 4)]);
+    }
+
+    #[test]
+    fn the_direct_hook_goes_first_while_nothing_is_queued() {
+        let t: Tap<u32> = Tap::new(5, 0, None, Box::new(|_| true));
+        let taken = Arc::new(Mutex::new(Vec::new()));
+        let k = taken.clone();
+        t.set_direct(Box::new(move |seq, x: &Arc<u32>| {
+            // refuses item 2 only
+            let take = **x != 2;
+            if take {
+                k.lock().push(seq);
+            }
+            take
+        }));
+        for i in 0..5u32 {
+            t.offer(&Arc::new(i));
+        }
+        assert_eq!(*taken.lock(), vec![0, 1]);
+        let queued: Vec<u16> = std::iter::from_fn(|| t.pop()).map(|(s, _)| s).collect();
+        assert_eq!(
+            queued,
+            vec![2, 3, 4],
+            "once one is queued, the rest follow it"
+        );
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub struct AudioBlock {
     pub send_seq: u16,
     /// Samples in the negotiated codec.
     pub payload: Vec<u8>,
+    /// When the datagram that delivered it arrived at the socket (latency figures).
+    pub at: Instant,
 }
 
 /// What the audio session reports.
@@ -77,10 +79,10 @@ impl AudioClient {
     /// Handles one datagram from the radio.
     pub fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>) {
         let step = self.port.receive(buf, now, out);
-        self.on_step(step);
+        self.on_step(step, now);
     }
 
-    fn on_step(&mut self, step: Step) {
+    fn on_step(&mut self, step: Step, now: Instant) {
         match step {
             Step::Nothing => {}
             Step::Discovered => self.events.push(AudioEvent::Ready),
@@ -91,6 +93,7 @@ impl AudioClient {
                         Packet::Audio(a) => self.events.push(AudioEvent::Block(AudioBlock {
                             send_seq: a.send_seq,
                             payload: a.payload,
+                            at: now,
                         })),
                         other => log::debug!("audio port: {} ignored", other.name()),
                     }
@@ -124,7 +127,7 @@ impl AudioClient {
     /// Runs timers.
     pub fn poll(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
         let step = self.port.poll(now, out);
-        self.on_step(step);
+        self.on_step(step, now);
     }
 
     /// The next instant [`AudioClient::poll`] has work.

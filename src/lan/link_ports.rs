@@ -287,7 +287,7 @@ impl PortRole for CivRole {
         c.poll(now, out);
         for ev in c.take_events() {
             match ev {
-                CivEvent::Frames(frames) => route(frames, &self.sinks),
+                CivEvent::Frames(frames) => route(frames, &self.sinks, now),
                 CivEvent::Opened => report(&self.to_sup, PortReport::CivOpened),
                 CivEvent::Recovering => report(&self.to_sup, PortReport::CivRecovering),
                 CivEvent::Recovered => report(&self.to_sup, PortReport::CivRecovered),
@@ -312,12 +312,13 @@ impl PortRole for CivRole {
     }
 }
 
-/// Sends scope sweeps (`27 00`) to the scope sink and everything else to the CI-V sink.
-/// A full scope sink drops the sweep (latest data matters); a full CI-V sink is logged.
-fn route(frames: Vec<Frame>, sinks: &LinkSinks) {
+/// Sends scope sweeps (`27 00`) to the scope sink (stamped with `now`, when their
+/// datagram arrived) and everything else to the CI-V sink. A full scope sink drops the
+/// sweep (latest data matters); a full CI-V sink is logged.
+fn route(frames: Vec<Frame>, sinks: &LinkSinks, now: Instant) {
     for f in frames {
         if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
-            let _ = sinks.scope.try_send(f);
+            let _ = sinks.scope.try_send((f, now));
         } else if let Err(TrySendError::Full(f)) = sinks.civ.try_send(f) {
             log::warn!("link: CI-V consumer is behind; frame {:02X} dropped", f.cmd);
         }
@@ -408,14 +409,16 @@ impl PortRole for AudioRole {
             return;
         };
         c.poll(now, out);
+        let mut blocks = Vec::new();
         for ev in c.take_events() {
             match ev {
-                AudioEvent::Block(b) => {
-                    let _ = self.sinks.audio.try_send(b);
-                }
+                AudioEvent::Block(b) => blocks.push(b),
                 AudioEvent::Ready => report(&self.to_sup, PortReport::AudioReady),
                 AudioEvent::Unreachable => report(&self.to_sup, PortReport::AudioLost),
             }
+        }
+        if !blocks.is_empty() {
+            let _ = self.sinks.audio.try_send(blocks);
         }
     }
 

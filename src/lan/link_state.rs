@@ -148,10 +148,12 @@ pub struct LinkStatus {
 pub struct LinkSinks {
     /// CI-V frames other than scope sweeps (replies, transceive).
     pub civ: Sender<Frame>,
-    /// Scope sweep frames (`27 00`).
-    pub scope: Sender<Frame>,
-    /// RX audio blocks.
-    pub audio: Sender<AudioBlock>,
+    /// Scope sweep frames (`27 00`), with when their datagram arrived at the socket.
+    pub scope: Sender<(Frame, Instant)>,
+    /// RX audio blocks, those of one wake-up of the audio thread together (a radio
+    /// block of 20 ms comes in two or three datagrams at once: one hand-over, one
+    /// wake-up of the consumer).
+    pub audio: Sender<Vec<AudioBlock>>,
     /// Link events.
     pub events: Sender<LinkEvent>,
 }

@@ -1,7 +1,53 @@
-//! Cutting TX audio into 20 ms blocks of the radio's TX codec (the LAN session then
-//! splits blocks at 1364 bytes). The codecs themselves are in `wire::lan::audio_codec`.
+//! TX audio on its way to the radio: the gate that stops it the moment an unkey is
+//! asked for, and the cutting into 20 ms blocks of the radio's TX codec (the LAN
+//! session then splits blocks at 1364 bytes). The codecs themselves are in
+//! `wire::lan::audio_codec`.
+
+use parking_lot::{Mutex, MutexGuard};
 
 use crate::wire::lan::audio_codec::{FRAME_MS, encode};
+
+/// Whether TX audio may reach the radio, whatever sends it: closed the moment anything
+/// asks for the transmitter to go off (`ptt false`, a release for any reason — an owner
+/// gone, the transmit timeout, PTT in doubt, shutdown —, power off, disconnect), before
+/// the radio confirms; opened again only when the engine sees the transmitter keyed
+/// with no release outstanding. Sending holds the lock, so once [`TxAudioGate::close`]
+/// returns no more TX audio is handed to the link.
+#[derive(Debug, Default)]
+pub struct TxAudioGate {
+    state: Mutex<TxAudioState>,
+}
+
+/// What [`TxAudioGate`] guards.
+#[derive(Debug, Default)]
+pub struct TxAudioState {
+    /// TX audio may be sent (while the radio transmits).
+    pub open: bool,
+    /// The current transmission's framer (none before its first samples).
+    pub framer: Option<TxFramer>,
+}
+
+impl TxAudioGate {
+    /// An unkey was asked for: no more TX audio.
+    pub fn close(&self) {
+        self.state.lock().open = false;
+    }
+
+    /// The transmitter was keyed (and no unkey is on its way).
+    pub fn open(&self) {
+        self.state.lock().open = true;
+    }
+
+    /// True unless an unkey was asked for since the transmitter was last keyed.
+    pub fn is_open(&self) -> bool {
+        self.state.lock().open
+    }
+
+    /// The gate's state, locked (sending happens under it).
+    pub fn lock(&self) -> MutexGuard<'_, TxAudioState> {
+        self.state.lock()
+    }
+}
 
 /// Cuts a stream of mono TX samples into exact 20 ms blocks of codec bytes.
 #[derive(Debug)]
@@ -47,6 +93,16 @@ impl TxFramer {
 mod tests {
     use super::*;
     use crate::wire::lan::codec;
+
+    #[test]
+    fn the_gate_opens_and_closes() {
+        let g = TxAudioGate::default();
+        assert!(!g.is_open(), "closed until the transmitter is keyed");
+        g.open();
+        assert!(g.lock().open);
+        g.close();
+        assert!(!g.is_open());
+    }
 
     #[test]
     fn framer_emits_exact_20ms_blocks() {

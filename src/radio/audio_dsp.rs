@@ -12,6 +12,7 @@
 //!    a scope frame per sweep (edges from the dial, the mode and the profile's span).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender};
@@ -27,7 +28,7 @@ use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
 use crate::hub::{Fanout, Subscription};
 use crate::profile::{Profile, ScopeSourceKind};
-use crate::wire::web::{AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
+use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 
 /// One 20 ms frame of a web RX stream, encoded once for all its listeners.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,16 +46,70 @@ pub struct AudioOut {
 impl AudioOut {
     /// The binary frame (interface.md §2.5) with this client's `sequence`.
     pub fn frame_bytes(&self, sequence: u16) -> Vec<u8> {
-        AudioFrame {
+        let mut b = Vec::with_capacity(AUDIO_HEADER_LEN + self.payload.len());
+        b.extend_from_slice(&self.header(sequence));
+        b.extend_from_slice(&self.payload);
+        b
+    }
+
+    /// The frame's header with this client's `sequence` (the payload follows it).
+    pub fn header(&self, sequence: u16) -> [u8; AUDIO_HEADER_LEN] {
+        let h = AudioFrame {
             msg_type: AUDIO_RX_FRAME,
             codec: self.codec.byte(),
             sequence,
             sample_rate: WEB_RATE,
             channels: self.channels,
             frame_ms: crate::wire::lan::audio_codec::FRAME_MS as u8,
-            payload: self.payload.clone(),
+            payload: Vec::new(),
         }
-        .emit()
+        .emit();
+        let mut out = [0u8; AUDIO_HEADER_LEN];
+        out.copy_from_slice(&h[..AUDIO_HEADER_LEN]);
+        out
+    }
+}
+
+/// What the thread has done so far (it does nothing while nobody listens or watches).
+#[derive(Debug, Default)]
+pub struct DspCounters {
+    blocks: AtomicU64,
+    opus_frames: [AtomicU64; 2],
+    pcm_frames: AtomicU64,
+    fft_sweeps: AtomicU64,
+    encoders: AtomicU64,
+}
+
+/// A copy of [`DspCounters`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DspStats {
+    /// Radio blocks taken in (resampled, cut into frames).
+    pub blocks: u64,
+    /// Opus frames encoded: mono, stereo.
+    pub opus_frames: [u64; 2],
+    /// PCM16 frames made (both channel counts).
+    pub pcm_frames: u64,
+    /// Audio-FFT sweeps computed.
+    pub fft_sweeps: u64,
+    /// Opus encoders alive now.
+    pub encoders: u64,
+}
+
+impl DspCounters {
+    /// The counters now.
+    pub fn stats(&self) -> DspStats {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        DspStats {
+            blocks: get(&self.blocks),
+            opus_frames: [get(&self.opus_frames[0]), get(&self.opus_frames[1])],
+            pcm_frames: get(&self.pcm_frames),
+            fft_sweeps: get(&self.fft_sweeps),
+            encoders: get(&self.encoders),
+        }
+    }
+
+    fn add(a: &AtomicU64, n: u64) {
+        a.fetch_add(n, Ordering::Relaxed);
     }
 }
 
@@ -119,10 +174,13 @@ pub struct DspInputs {
     pub changed: Receiver<()>,
     /// Closed when the radio shuts down.
     pub stop: Receiver<()>,
+    /// What the thread does, counted.
+    pub counters: Arc<DspCounters>,
 }
 
-/// Radio blocks the thread may fall behind by before it drops some (a second).
-const BACKLOG: usize = 150;
+/// Hand-overs of the audio pump (a radio block of 20 ms each, usually) the thread may
+/// fall behind by before it drops some (about a second).
+const BACKLOG: usize = 64;
 
 struct Pipeline {
     rate: u32,
@@ -169,6 +227,8 @@ pub fn run(inputs: DspInputs) {
                 *enc = None;
             }
         }
+        let live = dsp.encoders.iter().filter(|e| e.is_some()).count() as u64;
+        dsp.inputs.counters.encoders.store(live, Ordering::Relaxed);
         let never = crossbeam_channel::never();
         let pcm = source.as_ref().map_or(&never, |(_, rx)| rx);
         crossbeam_channel::select! {
@@ -228,6 +288,7 @@ impl Dsp {
         let Some(mut p) = self.pipeline.take() else {
             return;
         };
+        DspCounters::add(&self.inputs.counters.blocks, 1);
         p.resampled.clear();
         p.resampler.process(&b.samples, &mut p.resampled);
         let channels = p.channels;
@@ -255,13 +316,20 @@ impl Dsp {
                 converted = frame.iter().flat_map(|&s| [s, s]).collect::<Vec<i16>>();
                 &converted
             };
+            let counters = &self.inputs.counters;
             let payload = match codec {
-                AudioCodec::Pcm16 => pcm.iter().flat_map(|s| s.to_le_bytes()).collect(),
+                AudioCodec::Pcm16 => {
+                    DspCounters::add(&counters.pcm_frames, 1);
+                    pcm.iter().flat_map(|s| s.to_le_bytes()).collect()
+                }
                 AudioCodec::Opus => {
                     let slot = &mut self.encoders[usize::from(out_ch - 1)];
                     if slot.is_none() {
                         match OpusEncoder::new(out_ch) {
-                            Ok(e) => *slot = Some(e),
+                            Ok(e) => {
+                                *slot = Some(e);
+                                DspCounters::add(&counters.encoders, 1);
+                            }
                             Err(e) => {
                                 log::error!("audio dsp: no Opus encoder: {e}");
                                 continue;
@@ -269,6 +337,7 @@ impl Dsp {
                         }
                     }
                     let Some(enc) = slot.as_mut() else { continue };
+                    DspCounters::add(&counters.opus_frames[usize::from(out_ch - 1)], 1);
                     match enc.encode(pcm) {
                         Ok(p) => p,
                         Err(e) => {
@@ -297,6 +366,7 @@ impl Dsp {
             };
             self.sweeps.clear();
             self.fft.push(&main, &mut self.sweeps);
+            DspCounters::add(&self.inputs.counters.fft_sweeps, self.sweeps.len() as u64);
             let sweeps = std::mem::take(&mut self.sweeps);
             for s in &sweeps {
                 self.publish_sweep(s, at);

@@ -147,6 +147,15 @@ impl Command {
         !matches!(self, Command::VfoSwap | Command::SendCw(_))
     }
 
+    /// True for commands that take the transmitter off the air (`ptt false`, the
+    /// release, power off): TX audio stops the moment one is asked for.
+    pub fn unkeys(&self) -> bool {
+        matches!(
+            self,
+            Command::Ptt(false) | Command::Release | Command::Power(false)
+        )
+    }
+
     /// True for commands that need the radio switched on.
     pub fn needs_power(&self) -> bool {
         !matches!(

@@ -25,7 +25,9 @@ pub struct ScopeOut {
     pub frame: ScopeFrame,
     /// Its binary encoding (interface.md §2.5).
     pub bytes: Vec<u8>,
-    /// When it was assembled.
+    /// When the datagram that completed it arrived at the LAN socket (or, for the
+    /// audio-FFT scope, the RX audio block that completed its sweep): latency figures
+    /// and pacing start there.
     pub at: Instant,
 }
 
@@ -34,7 +36,7 @@ const OFF_GRACE: Duration = Duration::from_secs(2);
 
 /// Runs the pump until `frames` closes.
 pub fn run(
-    frames: Receiver<Frame>,
+    frames: Receiver<(Frame, Instant)>,
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
     fanout: Arc<Fanout<ScopeOut>>,
@@ -52,8 +54,7 @@ pub fn run(
             .unwrap_or(Duration::from_secs(3600));
         crossbeam_channel::select! {
             recv(frames) -> f => match f {
-                Ok(f) => {
-                    let now = Instant::now();
+                Ok((f, now)) => {
                     match asm.push(&f, now) {
                         Ok(Some(sweep)) => {
                             let amp_max = profile.read().scope.amp_max;

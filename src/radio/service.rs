@@ -10,8 +10,8 @@ use std::time::Duration;
 use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
-use super::audio::TxFramer;
-use super::audio_dsp::{self, AudioOut, DspInputs, RxStreams};
+use super::audio::{TxAudioGate, TxFramer};
+use super::audio_dsp::{self, AudioOut, DspCounters, DspInputs, DspStats, RxStreams};
 use super::audio_pump::{self, PcmBlock};
 use super::command::Command;
 use super::engine::unknown_radio;
@@ -52,11 +52,12 @@ pub struct Radio {
     audio: Arc<Fanout<PcmBlock>>,
     rx_streams: Arc<RxStreams>,
     dsp_stop: Mutex<Option<Sender<()>>>,
+    dsp_counters: Arc<DspCounters>,
     sample_rate: u32,
     exec_stats: Arc<Mutex<ExecutorStats>>,
     executor: Mutex<Option<JoinHandle<()>>>,
     pumps: Mutex<Vec<JoinHandle<()>>>,
-    tx_framer: Mutex<Option<TxFramer>>,
+    tx_audio: Arc<TxAudioGate>,
 }
 
 /// The state a profile starts with before the radio has been read: its shape, nothing
@@ -94,6 +95,7 @@ impl Radio {
             cfg.registry,
             store.clone(),
         );
+        let tx_audio = engine.tx_audio_gate();
         let inputs = ExecutorInputs {
             civ: civ_rx,
             link: ev_rx,
@@ -137,6 +139,7 @@ impl Radio {
             });
         }
         let (dsp_stop_tx, dsp_stop) = crossbeam_channel::bounded::<()>(1);
+        let dsp_counters = Arc::new(DspCounters::default());
         let dsp_thread = {
             let inputs = DspInputs {
                 pcm: audio.clone(),
@@ -146,6 +149,7 @@ impl Radio {
                 store: store.clone(),
                 changed: dsp_changed,
                 stop: dsp_stop,
+                counters: dsp_counters.clone(),
             };
             std::thread::Builder::new()
                 .name("audio-dsp".into())
@@ -162,11 +166,12 @@ impl Radio {
             audio,
             rx_streams,
             dsp_stop: Mutex::new(Some(dsp_stop_tx)),
+            dsp_counters,
             sample_rate,
             exec_stats,
             executor: Mutex::new(Some(executor)),
             pumps: Mutex::new(vec![scope_thread, audio_thread, dsp_thread]),
-            tx_framer: Mutex::new(None),
+            tx_audio,
         })
     }
 
@@ -194,6 +199,11 @@ impl Radio {
     /// subscribing starts the radio's audio and the stream's encoder.
     pub fn rx_audio(&self, codec: AudioCodec, channels: u8) -> Option<&Arc<Fanout<AudioOut>>> {
         self.rx_streams.get(codec, channels)
+    }
+
+    /// What the audio DSP thread has done (Opus frames, audio-FFT sweeps, ...).
+    pub fn dsp_stats(&self) -> DspStats {
+        self.dsp_counters.stats()
     }
 
     /// Keeps the radio's audio stream open (for TX audio) while the guard lives.
@@ -226,8 +236,9 @@ impl Radio {
         self.link.connect();
     }
 
-    /// Logs out and stays disconnected.
+    /// Logs out and stays disconnected (TX audio stops at once).
     pub fn disconnect(&self) {
+        self.tx_audio.close();
         self.link.disconnect();
     }
 
@@ -251,12 +262,16 @@ impl Radio {
     }
 
     /// Queues a user command; `reply` is called exactly once with its result (unless the
-    /// queue refuses it, in which case the error is returned here).
+    /// queue refuses it, in which case the error is returned here). A command that
+    /// takes the transmitter off the air stops TX audio here, before it is queued.
     pub fn submit(
         &self,
         cmd: Command,
         reply: impl FnOnce(CommandResult) + Send + 'static,
     ) -> Result<(), CommandError> {
+        if cmd.unkeys() {
+            self.tx_audio.close();
+        }
         self.enqueue(
             &self.jobs,
             Job {
@@ -298,27 +313,35 @@ impl Radio {
 
     /// Starts a transmission's audio: the TX audio sequence restarts at 0.
     pub fn start_tx_audio(&self) {
-        *self.tx_framer.lock() = None;
+        self.tx_audio.lock().framer = None;
         self.link.start_tx_audio();
     }
 
+    /// True while TX audio may reach the radio: it transmits and no unkey was asked for
+    /// since it was keyed.
+    pub fn tx_audio_open(&self) -> bool {
+        self.tx_audio.is_open() && self.store.read(|c| c.radio.transmitting())
+    }
+
     /// Sends mono TX audio samples (any count: they are cut into 20 ms blocks of the TX
-    /// codec, each sent in packets of at most 1364 bytes). Only while the radio transmits;
-    /// the audio stream must be open (somebody listens to RX audio). Returns the number
-    /// of blocks sent.
+    /// codec, each sent in packets of at most 1364 bytes). Only while
+    /// [`Radio::tx_audio_open`]; the audio stream must be open (somebody listens to RX
+    /// audio). Returns the number of blocks sent.
     pub fn send_tx_audio(&self, samples: &[i16]) -> Result<usize, CommandError> {
-        if !self.store.read(|c| c.radio.transmitting()) {
+        let mut gate = self.tx_audio.lock();
+        if !(gate.open && self.store.read(|c| c.radio.transmitting())) {
             return Err(CommandError::new(
                 ErrorCode::PttRequired,
                 "TX audio is sent only while transmitting: key PTT first",
             ));
         }
         let p = self.profile();
-        let mut framer = self.tx_framer.lock();
-        let framer =
-            framer.get_or_insert_with(|| TxFramer::new(p.tx_codec_byte(), p.audio.sample_rate));
+        let framer = gate
+            .framer
+            .get_or_insert_with(|| TxFramer::new(p.tx_codec_byte(), p.audio.sample_rate));
         let blocks = framer.push(samples);
         let n = blocks.len();
+        // under the lock: once the gate is closed, nothing more is handed to the link
         for b in blocks {
             self.link.send_tx_audio(b);
         }
@@ -328,6 +351,7 @@ impl Radio {
     /// Stops everything: the executor (releasing PTT), then the link (clean logout), then
     /// the pumps. Later calls do nothing.
     pub fn shutdown(&self) {
+        self.tx_audio.close();
         self.jobs.lock().take();
         self.polls.lock().take();
         self.stop.lock().take();

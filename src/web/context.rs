@@ -110,7 +110,7 @@ pub struct AppCtx {
     /// MOD input switched for web TX audio.
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
-    pub stream_stats: StreamStats,
+    pub stream_stats: Arc<StreamStats>,
     next_id: AtomicU64,
 }
 
@@ -126,7 +126,7 @@ impl AppCtx {
             ws: super::ws::registry::WsRegistry::default(),
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
-            stream_stats: StreamStats::default(),
+            stream_stats: Arc::default(),
             next_id: AtomicU64::new(1),
         }
     }

@@ -1,6 +1,7 @@
 //! The MOD input of radios that transmit LAN audio only when told so (profile
-//! `[mod_input]`, the IC-7610): when a web client starts sending TX audio, the MOD
-//! input of the current DATA mode is read and, unless it already is LAN, set to LAN;
+//! `[mod_input]`, the IC-7610): when a web client starts TX audio (its `audio_start` tx
+//! while it owns a confirmed PTT, or its first accepted frame), the MOD input of the
+//! current DATA mode is read and, unless it already is LAN, set to LAN;
 //! when PTT drops (whatever the cause) the operator's setting is put back.
 //!
 //! [`ModInputSwitch`] is the sans-IO state machine; `web/ptt_watch.rs` drives it through

@@ -1,8 +1,9 @@
 //! Follows the radio's transmit state for the web layer: clears the PTT owner whenever
 //! the radio stops transmitting, whoever unkeyed it (a command, the transmit timeout, the
 //! front panel or a reconnect), and drives the MOD-input switch ([`ModInputSwitch`]) of
-//! web TX audio: LAN when a web client's TX audio starts reaching the radio, the
-//! operator's setting back when PTT drops.
+//! web TX audio: LAN as soon as the owner of a confirmed PTT starts TX audio (or its
+//! first frame is accepted), the operator's setting back when PTT drops (after a link
+//! loss: when the reconnected radio reports PTT off).
 //!
 //! [`ModInputSwitch`]: crate::web::mod_input::ModInputSwitch
 
@@ -47,7 +48,8 @@ fn submit(app: &Arc<AppCtx>, cmd: Command, then: impl FnOnce(Option<(u8, u8)>) +
     }
 }
 
-/// A web client's TX audio starts reaching the radio.
+/// A web client's TX audio starts: `audio_start` tx by the owner of a confirmed PTT, or
+/// its first frame accepted (once per transmission either way).
 pub fn mod_input_tx_started(app: &Arc<AppCtx>) {
     let Some(lan) = app.radio.profile().mod_input.as_ref().map(|m| m.lan) else {
         return;

@@ -134,6 +134,8 @@ pub fn connect(app: &AppCtx) -> Reply {
 /// `POST /api/v1/radio/disconnect` (unkeys first if transmitting).
 pub fn disconnect(app: &AppCtx) -> Reply {
     if app.radio.store().read(|c| c.radio.ptt != Some(false)) {
+        // TX audio stops now, not when the radio confirms
+        app.ptt.unkeying();
         if let Err(e) = app.radio.execute(Command::Ptt(false)) {
             log::warn!("unkeying before disconnect failed: {e}");
         }
@@ -172,6 +174,8 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
         None => return response::error(400, "invalid_param", "state: required, \"on\" or \"off\""),
     };
     if !on && app.radio.store().read(|c| c.radio.ptt != Some(false)) {
+        // TX audio stops now, not when the radio confirms
+        app.ptt.unkeying();
         let _ = app.radio.execute(Command::Ptt(false));
         app.ptt.clear();
     }

@@ -1,7 +1,8 @@
-//! Delivery latency of stream frames: from the moment a frame's data reached its pump
-//! (a sweep assembled from the radio's packets, an RX audio block received) to the
-//! moment its WebSocket frame is handed to the socket. Fixed 20 µs buckets up to 40 ms,
-//! lock-free, for the benchmarks and diagnostics.
+//! Delivery latency of stream frames: from the moment the datagram that completed a
+//! frame's data arrived at the radio link's UDP socket (stamped by the LAN thread and
+//! carried with the sweep or the RX audio block) to the moment its WebSocket frame has
+//! been written to the client's socket (after the write and flush, not when queued).
+//! Fixed 20 µs buckets up to 40 ms, lock-free, for the benchmarks and diagnostics.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;

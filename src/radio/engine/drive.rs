@@ -216,15 +216,6 @@ impl Engine {
         }
     }
 
-    /// Starts (or restarts) the transmit timer from the state.
-    pub(super) fn track_ptt(&mut self, now: Instant) {
-        let ptt = self.store.read(|c| c.radio.transmitting());
-        match (ptt, self.tx_since) {
-            (true, None) => self.tx_since = Some(now),
-            (false, Some(_)) => self.tx_since = None,
-            _ => {}
-        }
-    }
 
     /// Queues a read of receiver `rx`'s filter width (once), when the profile has one.
     pub(super) fn width_stale(&mut self, rx: u8) {

@@ -48,6 +48,7 @@ use serde_json::Value;
 use self::proc::{Outcome, Procedure};
 use self::safety::Release;
 use super::apply::{apply_frame, mode_frame_receiver};
+use super::audio::TxAudioGate;
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
 use super::request::{CivRequest, Match};
@@ -215,6 +216,8 @@ pub struct Engine {
     next_probe: Option<Instant>,
     probe_timeouts: u32,
     release: Option<Release>,
+    /// Web TX audio: closed by any unkey, opened when the transmitter is keyed.
+    tx_audio: Arc<TxAudioGate>,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<EngineEvent>,
     stats: EngineStats,
@@ -254,6 +257,7 @@ impl Engine {
             next_probe: None,
             probe_timeouts: 0,
             release: None,
+            tx_audio: Arc::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             stats: EngineStats::default(),
@@ -268,6 +272,11 @@ impl Engine {
     /// Counters.
     pub fn stats(&self) -> EngineStats {
         self.stats
+    }
+
+    /// The gate of TX audio this engine closes and opens (see [`TxAudioGate`]).
+    pub fn tx_audio_gate(&self) -> Arc<TxAudioGate> {
+        self.tx_audio.clone()
     }
 
     /// True when the engine can take a command now (nothing queued, nothing running):
@@ -304,6 +313,10 @@ impl Engine {
     /// Answers at once what cannot run now; returns the job when it can.
     fn admit(&mut self, job: Job, now: Instant) -> Option<Job> {
         let (ptt, power_on) = self.store.read(|c| (c.radio.ptt, c.radio.power_on));
+        if job.cmd.unkeys() {
+            // TX audio stops now, not when the radio confirms
+            self.tx_audio.close();
+        }
         if let Command::ScopeOutput(on) = job.cmd {
             // what the viewers want holds even when it cannot be sent now (link down,
             // radio off): the fetch after the next (re)connect restores it
@@ -484,29 +497,6 @@ impl Engine {
             deadline: now + self.cfg.timeout,
             release,
         });
-    }
-
-    /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
-    /// until [`Engine::is_settled`] or its deadline).
-    pub fn shutdown(&mut self, now: Instant) {
-        let ptt = self.store.read(|c| c.radio.ptt);
-        if ptt != Some(false) && self.link == LinkState::Ready {
-            log::info!("shutting down while the transmitter may be keyed: releasing PTT");
-            self.start_release(safety::Reason::Shutdown, None, now);
-        }
-        let queued: Vec<Job> = self
-            .user
-            .drain(..)
-            .chain(self.background.drain(..))
-            .collect();
-        for job in queued {
-            let e = CommandError::new(
-                ErrorCode::RadioUnavailable,
-                "the server is shutting down; the command was not sent",
-            );
-            self.complete(job.reply, Err(e));
-        }
-        self.drive(now);
     }
 }
 

@@ -12,7 +12,8 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::proc::Outcome;
-use super::{Engine, Reply};
+use super::{Engine, Job, Reply};
+use crate::radio::error::{CommandError, ErrorCode};
 use crate::lan::link::LinkState;
 use crate::radio::events::RadioEvent;
 use crate::radio::request::CivRequest;
@@ -47,8 +48,10 @@ pub struct Release {
 }
 
 impl Engine {
-    /// Starts a release (joins the outstanding one, adding `waiter`).
+    /// Starts a release (joins the outstanding one, adding `waiter`); TX audio stops at
+    /// once.
     pub(super) fn start_release(&mut self, reason: Reason, waiter: Option<Reply>, now: Instant) {
+        self.tx_audio.close();
         let r = self.release.get_or_insert(Release {
             reason,
             attempts: 0,
@@ -136,6 +139,42 @@ impl Engine {
             self.complete(w, Ok(json!({"state": false})));
         }
         self.update_connection();
+    }
+
+    /// Starts (or restarts) the transmit timer from the state; a transmitter keyed with
+    /// no release outstanding opens the gate of TX audio.
+    pub(super) fn track_ptt(&mut self, now: Instant) {
+        let ptt = self.store.read(|c| c.radio.transmitting());
+        match (ptt, self.tx_since) {
+            (true, None) => {
+                self.tx_since = Some(now);
+                if self.release.is_none() {
+                    self.tx_audio.open();
+                }
+            }
+            (false, Some(_)) => self.tx_since = None,
+            _ => {}
+        }
+    }
+
+    /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
+    /// until [`Engine::is_settled`] or its deadline).
+    pub fn shutdown(&mut self, now: Instant) {
+        self.tx_audio.close();
+        let ptt = self.store.read(|c| c.radio.ptt);
+        if ptt != Some(false) && self.link == LinkState::Ready {
+            log::info!("shutting down while the transmitter may be keyed: releasing PTT");
+            self.start_release(Reason::Shutdown, None, now);
+        }
+        let queued: Vec<Job> = self.user.drain(..).chain(self.background.drain(..)).collect();
+        for job in queued {
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the server is shutting down; the command was not sent",
+            );
+            self.complete(job.reply, Err(e));
+        }
+        self.drive(now);
     }
 
     fn tx_timeout_event(&self, released: bool) {

@@ -272,6 +272,11 @@ impl SimRig {
         let [sub] = data else {
             return Reply::Nak;
         };
+        let via29 = match target {
+            Target::Selected => None,
+            Target::Rx(r) => Some(r),
+        };
+        *self.state.meter_reads.entry((via29, *sub)).or_default() += 1;
         let rx = self.rx_of(target);
         let has = |name: &str| self.profile.has_meter(name);
         let two = |v: u16| Reply::data(cmd::METER, &[&[*sub], &level_bytes(v)]);

@@ -196,6 +196,9 @@ pub struct RigState {
     pub tx_audio_muted: u64,
     /// The last TX audio samples transmitted (at most [`TX_TAIL`]), for tests.
     pub tx_audio_tail: Vec<i16>,
+    /// Meter reads (`15 xx`) by (receiver of a command-29 read, `None` for a plain one;
+    /// meter sub-command), for tests.
+    pub meter_reads: BTreeMap<(Option<u8>, u8), u64>,
 }
 
 /// TX audio samples kept in [`RigState::tx_audio_tail`].
@@ -444,6 +447,7 @@ impl RigState {
             tx_audio_dropped: 0,
             tx_audio_muted: 0,
             tx_audio_tail: Vec::new(),
+            meter_reads: BTreeMap::new(),
         }
     }
 

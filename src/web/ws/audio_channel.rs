@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, Ctx};
+use super::direct::deliver;
 use super::messages;
 use super::tx_gate::{TxGate, TxVerdict};
 use crate::dsp::WEB_RATE;
@@ -35,13 +36,24 @@ pub const SEND_BUFFER_AUDIO: Duration = Duration::from_millis(200);
 
 /// Kernel send buffer for an RX stream: [`SEND_BUFFER_AUDIO`] of it, at least 4 KiB.
 pub fn rx_send_buffer(codec: AudioCodec, channels: u8) -> usize {
-    let bytes_per_second = match codec {
+    (bytes_per_second(codec, channels) * SEND_BUFFER_AUDIO.as_millis() as usize / 1_000)
+        .max(4 * 1024)
+}
+
+fn bytes_per_second(codec: AudioCodec, channels: u8) -> usize {
+    match codec {
         AudioCodec::Opus => {
             crate::dsp::opus_codec::BITRATE_PER_CHANNEL as usize / 8 * usize::from(channels)
         }
         AudioCodec::Pcm16 => WEB_RATE as usize * 2 * usize::from(channels),
-    };
-    (bytes_per_second * SEND_BUFFER_AUDIO.as_millis() as usize / 1_000).max(4 * 1024)
+    }
+}
+
+/// Unsent bytes the kernel may hold for an RX stream: [`HIGH_WATERMARK`] frames of it
+/// (100 ms), at least 512 bytes.
+pub fn rx_unsent_limit(codec: AudioCodec, channels: u8) -> usize {
+    let per_frame = bytes_per_second(codec, channels) * FRAME_MS as usize / 1_000;
+    (per_frame * HIGH_WATERMARK).max(512)
 }
 
 /// Sample rates a client may send PCM16 TX audio at.
@@ -163,6 +175,47 @@ pub fn parse_start(msg: &Map<String, Value>, rx_channels: u8) -> Result<AudioAsk
     })
 }
 
+/// Checks a TX frame's header against what `audio_start` started (`0x11`, the codec,
+/// the sample rate, mono, 20 ms) and, for PCM16, that the payload is 20 ms of it.
+pub fn check_tx_header(
+    f: &AudioFrame,
+    codec: AudioCodec,
+    sample_rate: u32,
+) -> Result<(), CommandError> {
+    if f.msg_type != AUDIO_TX_FRAME
+        || f.codec != codec.byte()
+        || f.channels != 1
+        || f.sample_rate != sample_rate
+        || u32::from(f.frame_ms) != FRAME_MS
+    {
+        return Err(CommandError::param(
+            "frame",
+            format!(
+                "expected msg_type 0x11, codec {:#04x}, sample_rate {sample_rate}, channels 1, \
+                 frame_ms {FRAME_MS} (as started); got msg_type {:#04x}, codec {:#04x}, \
+                 sample_rate {}, channels {}, frame_ms {}",
+                codec.byte(),
+                f.msg_type,
+                f.codec,
+                f.sample_rate,
+                f.channels,
+                f.frame_ms
+            ),
+        ));
+    }
+    let want = (sample_rate * FRAME_MS / 1_000) as usize * 2;
+    if codec == AudioCodec::Pcm16 && f.payload.len() != want {
+        return Err(CommandError::param(
+            "frame",
+            format!(
+                "a PCM16 payload of {} bytes is not {FRAME_MS} ms at {sample_rate} Hz ({want} bytes)",
+                f.payload.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 struct RxState {
     _sub: Subscription<AudioOut>,
     tap: Arc<Tap<AudioOut>>,
@@ -216,9 +269,16 @@ impl AudioChannel {
                     Some(ctx.handle.waker()),
                     Box::new(|_| true),
                 ));
+                if let Some(d) = ctx.direct() {
+                    let stats = self.app.stream_stats.clone();
+                    tap.set_direct(Box::new(move |seq, f: &Arc<AudioOut>| {
+                        deliver(&d, &[&f.header(seq), &f.payload], f.at, &stats.audio)
+                    }));
+                }
                 let sub = fanout.subscribe_with(tap.clone());
                 self.rx = Some(RxState { _sub: sub, tap });
                 ctx.set_send_buffer(rx_send_buffer(ask.codec, ask.channels));
+                ctx.set_unsent_limit(rx_unsent_limit(ask.codec, ask.channels));
             }
             Direction::Tx => {
                 let session = ask.session.as_deref().unwrap_or_default();
@@ -255,6 +315,12 @@ impl AudioChannel {
                     resampled: Vec::new(),
                     _hold: self.app.radio.hold_audio(),
                 });
+                if self.app.ptt.tx_allowed(control) && self.app.radio.tx_audio_open() {
+                    // the owner of a confirmed PTT starts TX audio: the MOD input goes to
+                    // LAN now, before its first frame (else that frame's round trip of
+                    // audio would be muted)
+                    crate::web::ptt_watch::mod_input_tx_started(&self.app);
+                }
             }
         }
         let mut reply = json!({
@@ -281,20 +347,7 @@ impl AudioChannel {
         };
         let f = AudioFrame::parse(data)
             .map_err(|e| CommandError::param("frame", format!("not an audio frame: {e}")))?;
-        if f.msg_type != AUDIO_TX_FRAME
-            || f.codec != tx.codec.byte()
-            || f.channels != 1
-            || f.sample_rate != tx.sample_rate
-        {
-            return Err(CommandError::param(
-                "frame",
-                format!(
-                    "expected msg_type 0x11, codec {:#04x}, sample_rate {}, channels 1 (as started)",
-                    tx.codec.byte(),
-                    tx.sample_rate
-                ),
-            ));
-        }
+        check_tx_header(&f, tx.codec, tx.sample_rate)?;
         tx.samples.clear();
         match tx.decoder.as_mut() {
             Some(d) => tx.samples.extend_from_slice(
@@ -302,9 +355,6 @@ impl AudioChannel {
                     .map_err(|e| CommandError::param("frame", format!("bad Opus packet: {e}")))?,
             ),
             None => {
-                if f.payload.len() % 2 != 0 {
-                    return Err(CommandError::param("frame", "PCM16 payload of odd length"));
-                }
                 tx.samples.extend(
                     f.payload
                         .chunks_exact(2)
@@ -318,8 +368,9 @@ impl AudioChannel {
             tx.sample_rate
         };
         let duration = Duration::from_micros(tx.samples.len() as u64 * 1_000_000 / u64::from(rate));
-        let allowed = self.app.ptt.tx_allowed(tx.control)
-            && self.app.radio.store().read(|c| c.radio.transmitting());
+        // the owner's PTT with no unkey asked for, here (web) and at the radio (a
+        // release of the engine: the transmit timeout, PTT in doubt)
+        let allowed = self.app.ptt.tx_allowed(tx.control) && self.app.radio.tx_audio_open();
         match tx.gate.offer(allowed, duration, Instant::now()) {
             TxVerdict::Refuse { tell } => {
                 if tell {
@@ -407,16 +458,19 @@ impl Channel for AudioChannel {
         }
     }
 
-    fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx) {
+    fn pull(&mut self, _now: Instant, budget: usize, ctx: &mut Ctx) {
         let Some(rx) = &self.rx else { return };
         for _ in 0..budget {
             let Some((seq, f)) = rx.tap.pop() else { break };
-            self.app
-                .stream_stats
-                .audio
-                .record(now.saturating_duration_since(f.at));
-            ctx.binary(f.frame_bytes(seq));
+            ctx.stream_frame(f.frame_bytes(seq), f.at);
         }
+    }
+
+    fn written(&mut self, since: Instant, now: Instant) {
+        self.app
+            .stream_stats
+            .audio
+            .record(now.saturating_duration_since(since));
     }
 
     fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {
@@ -436,6 +490,45 @@ mod tests {
 
     fn m(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn tx_headers_must_match_the_start_and_pcm16_be_20_ms() {
+        // review: frame_ms and the PCM16 payload's duration were not checked
+        let frame = |bytes: &[u8]| AudioFrame::parse(bytes).unwrap();
+        // 0x11, PCM16, seq 7, 16000 / 100 = 160, mono, 20 ms; 320 samples
+        let mut good = vec![0x11, 0x02, 0x07, 0x00, 0xA0, 0x00, 0x01, 0x14];
+        good.extend(vec![0u8; 640]);
+        assert!(check_tx_header(&frame(&good), AudioCodec::Pcm16, 16_000).is_ok());
+        let mut ms10 = good.clone();
+        ms10[7] = 10;
+        let mut short = good.clone();
+        short.truncate(8 + 320);
+        let mut odd = good.clone();
+        odd.push(0);
+        let mut rate = good.clone();
+        rate[4] = 0xE0;
+        rate[5] = 0x01;
+        let mut rx = good.clone();
+        rx[0] = 0x10;
+        for (name, bad) in [
+            ("frame_ms 10", &ms10),
+            ("10 ms of payload", &short),
+            ("odd length", &odd),
+            ("48 kHz", &rate),
+            ("msg_type 0x10", &rx),
+        ] {
+            let e = check_tx_header(&frame(bad), AudioCodec::Pcm16, 16_000).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParam, "{name}");
+        }
+        // Opus: one packet of any length, the header as started
+        let opus = [
+            0x11, 0x01, 0x00, 0x00, 0xE0, 0x01, 0x01, 0x14, 0xF8, 0xFF, 0xFE,
+        ];
+        assert!(check_tx_header(&frame(&opus), AudioCodec::Opus, 48_000).is_ok());
+        let mut opus40 = opus;
+        opus40[7] = 40;
+        assert!(check_tx_header(&frame(&opus40), AudioCodec::Opus, 48_000).is_err());
     }
 
     #[test]

@@ -1,11 +1,14 @@
-//! One WebSocket client on its own thread: its queues, its handle for other threads and
-//! the interface of a channel; the thread's loop is in [`super::driver`].
+//! What a WebSocket client's channel and the rest of the server see of it: the
+//! [`Channel`] trait a route implements, the [`Ctx`] it is called with, the thread-safe
+//! [`ClientHandle`] other threads queue messages through, and the limits. The thread
+//! that runs a client is `driver.rs`.
 //!
 //! Outbound traffic has two lanes: *messages* (responses, events, state updates), in a
 //! bounded queue that is never dropped from (a client that lets it overflow is closed
 //! with 1008 so it can reconnect to a fresh snapshot), and *stream frames*, which the
-//! channel pulls from its latest-wins queues only while the socket is not backed up.
-//! Keep-alive: a ping every 20 s; no pong for 60 s closes the socket.
+//! channel pulls from its latest-wins queues only while the socket is not backed up
+//! (or which their producer writes itself while the client's thread is idle:
+//! `direct.rs`). Keep-alive: a ping every 20 s; no pong for 60 s closes the socket.
 
 use std::collections::VecDeque;
 use std::io;
@@ -16,6 +19,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use tungstenite::{Bytes, Message, Utf8Bytes};
 
+use super::direct::Direct;
 use crate::net::waker::{WakeReceiver, Waker};
 
 /// Limits of every WebSocket.
@@ -29,11 +33,11 @@ pub struct WsLimits {
     pub pong_timeout: Duration,
     /// Capacity of the message lane.
     pub queue: usize,
+    /// Stack of each client's thread (strict JSON keeps the deepest recursion small).
+    pub thread_stack: usize,
     /// Kernel send buffer of each socket: small enough that a slow client backs up
     /// here (where stream frames are replaced by newer ones) instead of in the kernel.
     pub send_buffer: usize,
-    /// Stack of each client's thread (strict JSON keeps the deepest recursion small).
-    pub thread_stack: usize,
 }
 
 impl Default for WsLimits {
@@ -110,20 +114,29 @@ impl ClientHandle {
 pub struct Ctx<'a> {
     /// The client's handle (clone it for replies that arrive later).
     pub handle: &'a Arc<ClientHandle>,
-    pub(super) out: &'a mut VecDeque<Message>,
+    pub(super) out: &'a mut VecDeque<(Message, Option<Instant>)>,
     pub(super) close: &'a mut Option<(u16, String)>,
     pub(super) send_buffer: &'a mut Option<usize>,
+    pub(super) unsent_limit: &'a mut Option<usize>,
+    pub(super) direct: Option<&'a Arc<Direct>>,
 }
 
 impl Ctx<'_> {
     /// Sends a text message now (ahead of queued ones).
     pub fn text(&mut self, s: String) {
-        self.out.push_back(Message::Text(Utf8Bytes::from(s)));
+        self.out.push_back((Message::Text(Utf8Bytes::from(s)), None));
     }
 
     /// Sends a binary message now.
     pub fn binary(&mut self, b: Vec<u8>) {
-        self.out.push_back(Message::Binary(Bytes::from(b)));
+        self.out.push_back((Message::Binary(Bytes::from(b)), None));
+    }
+
+    /// Sends a stream frame made of data that arrived at `since`; once it has been
+    /// written to the socket the channel is told ([`Channel::written`]).
+    pub fn stream_frame(&mut self, b: Vec<u8>, since: Instant) {
+        self.out
+            .push_back((Message::Binary(Bytes::from(b)), Some(since)));
     }
 
     /// Closes the socket with `code` and `reason`.
@@ -137,6 +150,20 @@ impl Ctx<'_> {
     /// frames when it resumes, not seconds of old ones).
     pub fn set_send_buffer(&mut self, bytes: usize) {
         *self.send_buffer = Some(bytes);
+    }
+
+    /// Limits what the kernel may hold unsent for this client (about a stream's
+    /// high watermark of frames): at or above it the socket counts as backed up
+    /// (`TCP_NOTSENT_LOWAT` then wakes the thread when it drained below), so a stalled
+    /// client's frames are replaced in its latest-wins queue instead of piling up in
+    /// the send buffer (which holds tens of seconds of tiny meter frames).
+    pub fn set_unsent_limit(&mut self, bytes: usize) {
+        *self.unsent_limit = Some(bytes);
+    }
+
+    /// Writing stream frames from the producer's thread ([`Direct`]); none on TLS.
+    pub fn direct(&self) -> Option<Arc<Direct>> {
+        self.direct.cloned()
     }
 }
 
@@ -154,6 +181,9 @@ pub trait Channel: Send {
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant>;
     /// The socket is gone (release what the client held).
     fn closed(&mut self);
+    /// A stream frame of data that arrived at `since` was written to the socket at `now`
+    /// ([`Ctx::stream_frame`]).
+    fn written(&mut self, _since: Instant, _now: Instant) {}
     /// A tighter keep-alive `(ping interval, pong timeout)` while the channel needs to
     /// notice a vanished client quickly (e.g. while it holds PTT).
     fn keepalive(&self) -> Option<(Duration, Duration)> {

@@ -1,6 +1,11 @@
 //! The loop of one WebSocket client's thread ([`run`]): a non-blocking socket driven by
 //! `poll(2)` and tungstenite's `WebSocketContext`, woken by the client's queues, never
-//! busy-polling (the lanes and the channel interface are in [`super::conn`]).
+//! busy-polling (the lanes and the channel interface are in [`super::conn`]). Each pass
+//! writes the queued messages and the stream frames the channel pulls (unless the socket
+//! is backed up), waits for the socket, a wake or a timer, reads what arrived and runs
+//! the timers (keep-alive, the channel's own). On a plain socket the thread holds the
+//! [`Direct`] lock while awake and opens it to the stream producers while it sleeps with
+//! nothing of its own to write.
 //!
 //! What one client can cost is bounded. tungstenite's write buffer holds at most
 //! [`WRITE_BUFFER`]; messages that do not fit wait in the loop's queue, and while that
@@ -13,7 +18,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
-use std::os::fd::RawFd;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -22,7 +27,9 @@ use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::{CloseFrame, Role, WebSocketConfig, WebSocketContext};
 use tungstenite::{Bytes, Message, Utf8Bytes};
 
-use super::conn::{Channel, ClientParts, Ctx, Opening, Outbound, WsLimits};
+use super::conn::{Channel, ClientHandle, ClientParts, Ctx, Opening, Outbound, WsLimits};
+use super::direct::Direct;
+use super::sockopt::{UnsentWatch, set_notsent_lowat, set_send_buffer};
 use crate::net::poll::{Interest, poll};
 use crate::net::transport::Transport;
 
@@ -40,21 +47,20 @@ const CLOSE_LINGER: Duration = Duration::from_secs(2);
 /// Largest frame header (payload length on 8 bytes; the server does not mask).
 const FRAME_HEADER: usize = 10;
 
-fn set_send_buffer(fd: RawFd, bytes: usize) {
-    let v = bytes.min(i32::MAX as usize) as libc::c_int;
-    // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
-    let rc = unsafe {
-        libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_SNDBUF,
-            &v as *const _ as *const libc::c_void,
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    if rc != 0 {
-        log::debug!("SO_SNDBUF: {}", io::Error::last_os_error());
+/// Writes what it can of `bytes` to the non-blocking `stream`, removing what was
+/// written.
+fn write_some(stream: &mut Transport, bytes: &mut Vec<u8>) -> io::Result<()> {
+    while !bytes.is_empty() {
+        match stream.write(bytes) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => {
+                bytes.drain(..n);
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+            Err(e) => return Err(e),
+        }
     }
+    Ok(())
 }
 
 fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
@@ -62,11 +68,6 @@ fn io_kind(e: &WsError) -> Option<io::ErrorKind> {
         WsError::Io(e) => Some(e.kind()),
         _ => None,
     }
-}
-
-/// Bytes of the messages in `out`.
-fn queued_bytes(out: &VecDeque<Message>) -> usize {
-    out.iter().map(Message::len).sum()
 }
 
 /// Writes `bytes` whole to the non-blocking `stream`, waiting for the socket at most
@@ -115,21 +116,30 @@ fn pong_deadline(
     (last_pong + pong_timeout).max(ping_sent + pong_timeout.saturating_sub(ping_interval))
 }
 
-/// The state of one connection's loop besides the socket and the channel.
+/// What the loop keeps for the channel between passes: messages waiting to be written
+/// (stream frames with when their data arrived), a close asked for, socket settings.
 struct Pass {
-    out: VecDeque<Message>,
+    out: VecDeque<(Message, Option<Instant>)>,
     close: Option<(u16, String)>,
     send_buffer: Option<usize>,
+    unsent_limit: Option<usize>,
 }
 
 impl Pass {
-    fn ctx<'a>(&'a mut self, handle: &'a std::sync::Arc<super::conn::ClientHandle>) -> Ctx<'a> {
+    fn ctx<'a>(&'a mut self, handle: &'a Arc<ClientHandle>, direct: Option<&'a Arc<Direct>>) -> Ctx<'a> {
         Ctx {
             handle,
             out: &mut self.out,
             close: &mut self.close,
             send_buffer: &mut self.send_buffer,
+            unsent_limit: &mut self.unsent_limit,
+            direct,
         }
+    }
+
+    /// Bytes of the messages waiting.
+    fn queued_bytes(&self) -> usize {
+        self.out.iter().map(|(m, _)| m.len()).sum()
     }
 }
 
@@ -170,7 +180,11 @@ pub fn run<K>(
         out: VecDeque::new(),
         close: None,
         send_buffer: None,
+        unsent_limit: None,
     };
+    // stream frames written but not flushed yet: when their data arrived
+    let mut unflushed: Vec<Instant> = Vec::new();
+    let mut unsent: Option<UnsentWatch> = None;
     let mut backed_up = false;
     // when the client last answered a ping, and since when a ping waits for its answer
     let mut last_pong = Instant::now();
@@ -185,19 +199,36 @@ pub fn run<K>(
     // a read error left tungstenite's reader unusable
     let mut read_broken = false;
     let mut channel_timer;
+    // stream producers may write to a plain socket while this thread sleeps; it holds
+    // the lock while awake
+    let direct = (!stream.is_tls()).then(|| Direct::new(stream.fd(), handle.waker()));
+    let mut held = direct.as_deref().map(Direct::lock);
     {
-        let mut ctx = p.ctx(&handle);
+        let mut ctx = p.ctx(&handle, direct.as_ref());
         channel.open(&mut ctx);
         channel_timer = channel.tick(Instant::now(), &mut ctx);
     }
     'conn: loop {
+        // 0. the rest of a frame a producer wrote in part goes first
+        if let Some(g) = held.as_mut()
+            && !g.pending.is_empty()
+        {
+            match write_some(&mut stream, &mut g.pending) {
+                Ok(()) => backed_up |= !g.pending.is_empty(),
+                Err(e) => {
+                    log::debug!("ws client {}: write failed: {e}", handle.id);
+                    break 'conn;
+                }
+            }
+        }
+        let partial = held.as_ref().is_some_and(|g| !g.pending.is_empty());
         // 1. take queued messages and due stream frames, unless backed up or closing
-        if !backed_up && p.close.is_none() && closing_since.is_none() {
+        if !backed_up && !partial && p.close.is_none() && closing_since.is_none() {
             for _ in 0..256 {
                 let Ok(msg) = rx.try_recv() else { break };
                 handle.queued.fetch_sub(1, Ordering::AcqRel);
                 match msg {
-                    Outbound::Text(t) => p.out.push_back(Message::Text(Utf8Bytes::from(t))),
+                    Outbound::Text(t) => p.out.push_back((Message::Text(Utf8Bytes::from(t)), None)),
                     Outbound::Close(code, reason) => {
                         p.close = Some((code, reason));
                         break;
@@ -211,14 +242,22 @@ pub fn run<K>(
                 ));
             }
             if p.close.is_none() {
-                channel.pull(Instant::now(), 8, &mut p.ctx(&handle));
+                channel.pull(Instant::now(), 8, &mut p.ctx(&handle, direct.as_ref()));
             }
         }
         if let Some(bytes) = p.send_buffer.take() {
             set_send_buffer(stream.fd(), bytes);
         }
-        // 2. write into tungstenite's bounded buffer; what does not fit waits
-        while let Some(m) = p.out.pop_front() {
+        if let Some(bytes) = p.unsent_limit.take() {
+            set_notsent_lowat(stream.fd(), bytes);
+            unsent = Some(UnsentWatch::new(bytes));
+            if let Some(g) = held.as_mut() {
+                g.unsent = Some(UnsentWatch::new(bytes));
+            }
+        }
+        // 2. write into tungstenite's bounded buffer; what does not fit waits (and
+        //    nothing may go between the parts of a producer's frame)
+        while let Some((m, since)) = p.out.pop_front().filter(|_| !partial) {
             if m.len() + FRAME_HEADER > WRITE_BUFFER {
                 log::error!(
                     "ws client {}: a message of {} bytes does not fit the write buffer",
@@ -232,7 +271,7 @@ pub fn run<K>(
                 Ok(()) => {}
                 Err(e) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => {}
                 Err(WsError::WriteBufferFull(m)) => {
-                    p.out.push_front(*m);
+                    p.out.push_front((*m, since));
                     break;
                 }
                 Err(e) => {
@@ -240,9 +279,10 @@ pub fn run<K>(
                     break 'conn;
                 }
             }
+            unflushed.extend(since);
         }
         let flushed = match ws.flush(&mut stream) {
-            Ok(()) => true,
+            Ok(()) => !partial,
             Err(e) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => false,
             Err(WsError::ConnectionClosed) | Err(WsError::AlreadyClosed) => break,
             Err(e) => {
@@ -250,7 +290,19 @@ pub fn run<K>(
                 break;
             }
         };
-        backed_up = !flushed || !p.out.is_empty();
+        if flushed {
+            // written; a stream client is backed up while the kernel holds its limit
+            let now = Instant::now();
+            for since in unflushed.drain(..) {
+                channel.written(since, now);
+            }
+            backed_up = !p.out.is_empty()
+                || unsent
+                    .as_mut()
+                    .is_some_and(|u| u.backed_up(stream.fd(), now));
+        } else {
+            backed_up = true;
+        }
         // 3. a close frame goes out once everything before it has (so that it fits)
         if p.close.is_some() && closing_since.is_none() {
             let now = Instant::now();
@@ -290,8 +342,11 @@ pub fn run<K>(
         if let Some(t) = close_asked.filter(|_| closing_since.is_none()) {
             deadline = deadline.min(t + CLOSE_WAIT);
         }
-        // the client's replies would only pile up while this much waits
-        let may_read = read_broken || queued_bytes(&p.out) < READ_STOP;
+        // the client's replies would only pile up while this much waits; and while a
+        // producer's frame is half written nothing else may be written, and reading may
+        // write (tungstenite answers pings): no reading until it is out
+        let partial = held.as_ref().is_some_and(|g| !g.pending.is_empty());
+        let may_read = (read_broken || p.queued_bytes() < READ_STOP) && !partial;
         let interests = [
             Interest {
                 fd: stream.fd(),
@@ -305,7 +360,18 @@ pub fn run<K>(
         } else {
             deadline.max(now)
         };
-        let ready = match poll(&interests, Some(wait_until)) {
+        if let Some(mut g) = held.take() {
+            // producers may write while this thread sleeps if nothing of its own waits
+            g.open = !backed_up
+                && g.pending.is_empty()
+                && p.out.is_empty()
+                && p.close.is_none()
+                && closing_since.is_none()
+                && !read_broken;
+        }
+        let ready = poll(&interests, Some(wait_until));
+        held = direct.as_deref().map(Direct::lock);
+        let ready = match ready {
             Ok(r) => r,
             Err(e) => {
                 log::warn!("ws client {}: poll failed: {e}", handle.id);
@@ -322,9 +388,12 @@ pub fn run<K>(
             }
             more_input = true;
         }
-        // 5. read what is there, at most READS_PER_PASS messages
-        let read_now =
-            may_read && (ready[0].readable || ready[0].error || std::mem::take(&mut more_input));
+        // 5. read what is there, at most READS_PER_PASS messages (a producer may have
+        //    left a frame half written while this thread slept)
+        let partial = held.as_ref().is_some_and(|g| !g.pending.is_empty());
+        let read_now = may_read
+            && !partial
+            && (ready[0].readable || ready[0].error || std::mem::take(&mut more_input));
         if read_now && read_broken {
             // tungstenite cannot go on after a frame it refused: drain the socket (the
             // close frame is out) until the client goes or the close timer ends it
@@ -340,7 +409,7 @@ pub fn run<K>(
         } else if read_now {
             let mut n = 0;
             loop {
-                if n == READS_PER_PASS || queued_bytes(&p.out) >= READ_STOP {
+                if n == READS_PER_PASS || p.queued_bytes() >= READ_STOP {
                     more_input = true;
                     break;
                 }
@@ -350,10 +419,10 @@ pub fn run<K>(
                         let open = p.close.is_none() && closing_since.is_none();
                         match msg {
                             Message::Text(t) if open => {
-                                channel.text(t.as_str(), &mut p.ctx(&handle));
+                                channel.text(t.as_str(), &mut p.ctx(&handle, direct.as_ref()));
                             }
                             Message::Binary(b) if open => {
-                                channel.binary(&b, &mut p.ctx(&handle));
+                                channel.binary(&b, &mut p.ctx(&handle, direct.as_ref()));
                             }
                             Message::Pong(_) | Message::Ping(_) => {
                                 awaiting_pong = None;
@@ -410,17 +479,25 @@ pub fn run<K>(
             p.close.get_or_insert((1001, "pong timeout".into()));
             awaiting_pong = None;
         } else if now >= next_ping {
-            p.out.push_back(Message::Ping(Bytes::from_static(b"ka")));
+            p.out
+                .push_back((Message::Ping(Bytes::from_static(b"ka")), None));
             awaiting_pong.get_or_insert(now);
             next_ping = now + ping_interval;
         }
-        channel_timer = channel.tick(now, &mut p.ctx(&handle));
+        channel_timer = channel.tick(now, &mut p.ctx(&handle, direct.as_ref()));
     }
+    if let Some(d) = &direct {
+        let mut g = held.take().unwrap_or_else(|| d.lock());
+        g.open = false;
+        g.fd = -1;
+    }
+    drop(held);
     channel.closed();
     drop(stream);
     drop(keep_alive);
     log::debug!("ws client {}: gone", handle.id);
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, Ctx};
+use super::direct::Sent;
 use super::messages;
 use super::pacer::Pacer;
 use crate::hub::{Subscription, Tap};
@@ -27,6 +28,10 @@ pub const DEFAULT_FPS: u32 = 10;
 pub const HIGH_WATERMARK: usize = 5;
 /// Kernel send buffer of a meters socket (the smallest Linux allows is about this).
 pub const SEND_BUFFER: usize = 4 * 1024;
+/// Unsent bytes the kernel may hold for a meters client (about [`HIGH_WATERMARK`] frames
+/// of a few meters): a meter frame is so small that a send buffer holds tens of seconds
+/// of them.
+pub const UNSENT_LIMIT: usize = 256;
 
 /// A validated `meters_start`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,6 +92,18 @@ pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<Meters
     Ok(MetersAsk { kinds, fps })
 }
 
+/// The meter frame of a client asking for `kinds`: in id order, those read this round.
+fn frame(kinds: &[MeterKind], r: &MeterReading, sequence: u16) -> Vec<u8> {
+    let readings = kinds
+        .iter()
+        .filter_map(|k| {
+            let (_, v) = r.values.iter().find(|(m, _)| m == k)?;
+            Some((k.web_id(), *v))
+        })
+        .collect();
+    MeterFrame { sequence, readings }.emit()
+}
+
 struct Running {
     kinds: Vec<MeterKind>,
     _sub: Subscription<MeterReading>,
@@ -126,6 +143,12 @@ impl MetersChannel {
                 r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
             }),
         ));
+        if let Some(d) = ctx.direct() {
+            let kinds = ask.kinds.clone();
+            tap.set_direct(Box::new(move |seq, r: &Arc<MeterReading>| {
+                d.send(&[&frame(&kinds, r, seq)]) != Sent::No
+            }));
+        }
         let sub = self.app.meters.readings().subscribe_with(tap.clone());
         self.app
             .meters
@@ -148,6 +171,7 @@ impl Channel for MetersChannel {
     fn open(&mut self, ctx: &mut Ctx) {
         self.app.radio.store().modify(|c| c.ws_clients.meters += 1);
         ctx.set_send_buffer(SEND_BUFFER);
+        ctx.set_unsent_limit(UNSENT_LIMIT);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
@@ -209,22 +233,7 @@ impl Channel for MetersChannel {
         let Some(run) = &self.running else { return };
         for _ in 0..budget {
             let Some((seq, r)) = run.tap.pop() else { break };
-            // in id order, the asked ones read this round
-            let readings = run
-                .kinds
-                .iter()
-                .filter_map(|k| {
-                    let (_, v) = r.values.iter().find(|(m, _)| m == k)?;
-                    Some((k.web_id(), *v))
-                })
-                .collect();
-            ctx.binary(
-                MeterFrame {
-                    sequence: seq,
-                    readings,
-                }
-                .emit(),
-            );
+            ctx.binary(frame(&run.kinds, &r, seq));
         }
     }
 

@@ -6,6 +6,7 @@
 pub mod audio_channel;
 pub mod conn;
 pub mod control;
+pub mod direct;
 pub mod driver;
 pub mod feed;
 pub mod messages;
@@ -14,6 +15,7 @@ pub mod pacer;
 pub mod rate_limit;
 pub mod registry;
 pub mod scope_channel;
+pub mod sockopt;
 pub mod tx_gate;
 
 use std::io;

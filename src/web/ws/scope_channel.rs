@@ -10,6 +10,7 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, Ctx};
+use super::direct::deliver;
 use super::messages;
 use super::pacer::Pacer;
 use crate::hub::{Subscription, Tap, TapFilter};
@@ -24,8 +25,13 @@ pub const MIN_FPS: u32 = 15;
 pub const MAX_FPS: u32 = 30;
 /// Frames queued per client before the newest replaces them (interface.md §8).
 pub const HIGH_WATERMARK: usize = 5;
+/// Where a scope frame's `sequence` is (interface.md §2.5).
+const SEQ_AT: usize = 11;
 /// Kernel send buffer of a scope socket (about ten 689-pixel frames; Linux doubles it).
 pub const SEND_BUFFER: usize = 8 * 1024;
+/// Unsent bytes the kernel may hold for a scope client (about [`HIGH_WATERMARK`] frames
+/// of 475..689 pixels).
+pub const UNSENT_LIMIT: usize = 4 * 1024;
 
 /// What a client asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,12 +193,27 @@ impl Channel for ScopeChannel {
         self.app.radio.store().modify(|c| c.ws_clients.scope += 1);
         self.counted = true;
         ctx.set_send_buffer(SEND_BUFFER);
+        ctx.set_unsent_limit(UNSENT_LIMIT);
         let tap = Arc::new(Tap::new(
             HIGH_WATERMARK,
             self.app.cfg.first_sequence,
             Some(ctx.handle.waker()),
             filter(self.ask),
         ));
+        if let Some(d) = ctx.direct() {
+            let stats = self.app.stream_stats.clone();
+            tap.set_direct(Box::new(move |seq, s: &Arc<ScopeOut>| {
+                // the shared frame around this client's sequence: no copy
+                let (b, seq) = (&s.bytes, seq.to_le_bytes());
+                b.len() >= SEQ_AT + 2
+                    && deliver(
+                        &d,
+                        &[&b[..SEQ_AT], &seq, &b[SEQ_AT + 2..]],
+                        s.at,
+                        &stats.scope,
+                    )
+            }));
+        }
         let sub = self.app.radio.scope().subscribe_with(tap.clone());
         self.tap = Some((sub, tap));
         self.apply();
@@ -244,20 +265,23 @@ impl Channel for ScopeChannel {
         self.fail(None, &e, ctx);
     }
 
-    fn pull(&mut self, now: Instant, budget: usize, ctx: &mut Ctx) {
+    fn pull(&mut self, _now: Instant, budget: usize, ctx: &mut Ctx) {
         let Some((_, tap)) = &self.tap else { return };
         for _ in 0..budget {
             let Some((seq, s)) = tap.pop() else { break };
             let mut bytes = s.bytes.clone();
-            if let Some(b) = bytes.get_mut(11..13) {
+            if let Some(b) = bytes.get_mut(SEQ_AT..SEQ_AT + 2) {
                 b.copy_from_slice(&seq.to_le_bytes());
             }
-            self.app
-                .stream_stats
-                .scope
-                .record(now.saturating_duration_since(s.at));
-            ctx.binary(bytes);
+            ctx.stream_frame(bytes, s.at);
         }
+    }
+
+    fn written(&mut self, since: Instant, now: Instant) {
+        self.app
+            .stream_stats
+            .scope
+            .record(now.saturating_duration_since(since));
     }
 
     fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {
