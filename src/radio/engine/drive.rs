@@ -216,7 +216,6 @@ impl Engine {
         }
     }
 
-
     /// Queues a read of receiver `rx`'s filter width (once), when the profile has one.
     pub(super) fn width_stale(&mut self, rx: u8) {
         let kept = Setting::of(SettingId::FilterWidth).supported(&self.profile);

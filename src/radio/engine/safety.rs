@@ -13,8 +13,8 @@ use serde_json::json;
 
 use super::proc::Outcome;
 use super::{Engine, Job, Reply};
-use crate::radio::error::{CommandError, ErrorCode};
 use crate::lan::link::LinkState;
+use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::events::RadioEvent;
 use crate::radio::request::CivRequest;
 use crate::wire::civ::cmd;
@@ -166,7 +166,11 @@ impl Engine {
             log::info!("shutting down while the transmitter may be keyed: releasing PTT");
             self.start_release(Reason::Shutdown, None, now);
         }
-        let queued: Vec<Job> = self.user.drain(..).chain(self.background.drain(..)).collect();
+        let queued: Vec<Job> = self
+            .user
+            .drain(..)
+            .chain(self.background.drain(..))
+            .collect();
         for job in queued {
             let e = CommandError::new(
                 ErrorCode::RadioUnavailable,

@@ -124,7 +124,8 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// Sends a text message now (ahead of queued ones).
     pub fn text(&mut self, s: String) {
-        self.out.push_back((Message::Text(Utf8Bytes::from(s)), None));
+        self.out
+            .push_back((Message::Text(Utf8Bytes::from(s)), None));
     }
 
     /// Sends a binary message now.

@@ -126,7 +126,11 @@ struct Pass {
 }
 
 impl Pass {
-    fn ctx<'a>(&'a mut self, handle: &'a Arc<ClientHandle>, direct: Option<&'a Arc<Direct>>) -> Ctx<'a> {
+    fn ctx<'a>(
+        &'a mut self,
+        handle: &'a Arc<ClientHandle>,
+        direct: Option<&'a Arc<Direct>>,
+    ) -> Ctx<'a> {
         Ctx {
             handle,
             out: &mut self.out,
