@@ -147,18 +147,38 @@ fn threads() -> usize {
         .unwrap_or(0)
 }
 
-/// CPU time of this process's threads whose name starts with `prefix`.
-fn thread_cpu(prefix: &str) -> Duration {
+/// CPU time (nanosecond resolution: `schedstat`) of this process's threads whose name
+/// passes `keep`.
+fn threads_cpu(keep: impl Fn(&str) -> bool) -> Duration {
     let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
         return Duration::ZERO;
     };
     dir.filter_map(|e| e.ok())
         .filter(|e| {
-            std::fs::read_to_string(e.path().join("comm"))
-                .is_ok_and(|c| c.trim_end().starts_with(prefix))
+            std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| keep(c.trim_end()))
         })
-        .map(|e| cpu_time(&format!("self/task/{}", e.file_name().to_string_lossy())))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+        .filter_map(|s| {
+            s.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+        })
+        .map(Duration::from_nanos)
         .sum()
+}
+
+/// CPU time of this process's threads whose name starts with `prefix`.
+fn thread_cpu(prefix: &str) -> Duration {
+    threads_cpu(|c| c.starts_with(prefix))
+}
+
+/// CPU time of the server side: every named thread (the servers, their pumps, link
+/// threads and simulators), not the benchmark's own unnamed client threads (they carry
+/// the process's name).
+fn server_cpu() -> Duration {
+    let me = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
+    let me = me.trim_end().to_string();
+    threads_cpu(|c| c != me)
 }
 
 /// Peak RSS and thread count while `work` runs (sampled every 20 ms).
@@ -381,8 +401,12 @@ fn connection_rate(t: &Target, threads: usize, secs: u64) -> f64 {
     total as f64 / secs as f64
 }
 
-/// CPU of the WebSocket threads per scope client (30 sweeps/s) over `secs`.
+/// Server CPU per `/api/v1/scope` client (30 sweeps/s) over `secs`: the CPU of all
+/// server-side threads with `clients` clients less that with none, per client.
 fn scope_cost(t: &Target, clients: usize, secs: u64) -> (Duration, f64) {
+    let c0 = server_cpu();
+    std::thread::sleep(Duration::from_secs(secs));
+    let idle = server_cpu() - c0;
     let stop = Arc::new(AtomicBool::new(false));
     let frames = Arc::new(AtomicU64::new(0));
     let handles: Vec<_> = (0..clients)
@@ -390,11 +414,8 @@ fn scope_cost(t: &Target, clients: usize, secs: u64) -> (Duration, f64) {
             let (t, stop, frames) = (t.clone(), stop.clone(), frames.clone());
             std::thread::spawn(move || {
                 let (mut w, _) =
-                    tungstenite::client(format!("ws://{}/api/v1/ws", t.addr), t.connect()).unwrap();
-                w.send(Message::Text(
-                    r#"{"type":"subscribe","streams":["scope"]}"#.into(),
-                ))
-                .unwrap();
+                    tungstenite::client(format!("ws://{}/api/v1/scope", t.addr), t.connect())
+                        .unwrap();
                 while !stop.load(Ordering::Relaxed) {
                     if let Ok(Message::Binary(_)) = w.read() {
                         frames.fetch_add(1, Ordering::Relaxed);
@@ -404,9 +425,9 @@ fn scope_cost(t: &Target, clients: usize, secs: u64) -> (Duration, f64) {
         })
         .collect();
     std::thread::sleep(Duration::from_secs(2));
-    let (c0, f0) = (thread_cpu("ws-control"), frames.load(Ordering::Relaxed));
+    let (c0, f0) = (server_cpu(), frames.load(Ordering::Relaxed));
     std::thread::sleep(Duration::from_secs(secs));
-    let cpu = thread_cpu("ws-control") - c0;
+    let cpu = (server_cpu() - c0).saturating_sub(idle);
     let fps = (frames.load(Ordering::Relaxed) - f0) as f64 / secs as f64 / clients as f64;
     stop.store(true, Ordering::Relaxed);
     drop(handles);
@@ -510,7 +531,7 @@ fn main() {
     for t in [&plain, &tls] {
         let (cpu, fps) = scope_cost(t, 10, secs);
         println!(
-            "scope client ({}): {fps:.1} frames/s each; WebSocket thread CPU {:.2} % of a core per client",
+            "scope client ({}) on /api/v1/scope: {fps:.1} frames/s each; server CPU {:.3} % of a core per client",
             t.label(),
             cpu.as_secs_f64() * 100.0 / secs as f64
         );
