@@ -227,7 +227,8 @@ pub fn run<K>(
         }
         let partial = held.as_ref().is_some_and(|g| !g.pending.is_empty());
         // 1. take queued messages and due stream frames, unless backed up or closing
-        if !backed_up && !partial && p.close.is_none() && closing_since.is_none() {
+        let intake = !backed_up && !partial && p.close.is_none() && closing_since.is_none();
+        if intake {
             for _ in 0..256 {
                 let Ok(msg) = rx.try_recv() else { break };
                 handle.queued.fetch_sub(1, Ordering::AcqRel);
@@ -261,7 +262,10 @@ pub fn run<K>(
         }
         // 2. write into tungstenite's bounded buffer; what does not fit waits (and
         //    nothing may go between the parts of a producer's frame)
-        while let Some((m, since)) = p.out.pop_front().filter(|_| !partial) {
+        while !partial && closing_since.is_none() {
+            let Some((m, since)) = p.out.pop_front() else {
+                break;
+            };
             if m.len() + FRAME_HEADER > WRITE_BUFFER {
                 log::error!(
                     "ws client {}: a message of {} bytes does not fit the write buffer",
@@ -285,15 +289,20 @@ pub fn run<K>(
             }
             unflushed.extend(since);
         }
-        let flushed = match ws.flush(&mut stream) {
-            Ok(()) => !partial,
-            Err(e) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => false,
-            Err(WsError::ConnectionClosed) | Err(WsError::AlreadyClosed) => break,
-            Err(e) => {
-                log::debug!("ws client {}: flush failed: {e}", handle.id);
-                break;
-            }
-        };
+        // (a flush may leave behind a pong tungstenite could not fit: a second one sends
+        // it before producers may write again; nothing is flushed into a producer's
+        // half-written frame)
+        let flushed =
+            match (!partial).then(|| ws.flush(&mut stream).and_then(|()| ws.flush(&mut stream))) {
+                None => false,
+                Some(Ok(())) => true,
+                Some(Err(e)) if io_kind(&e) == Some(io::ErrorKind::WouldBlock) => false,
+                Some(Err(WsError::ConnectionClosed)) | Some(Err(WsError::AlreadyClosed)) => break,
+                Some(Err(e)) => {
+                    log::debug!("ws client {}: flush failed: {e}", handle.id);
+                    break;
+                }
+            };
         if flushed {
             // written; a stream client is backed up while the kernel holds its limit
             let now = Instant::now();
@@ -317,8 +326,14 @@ pub fn run<K>(
                     code: CloseCode::from(code),
                     reason: Utf8Bytes::from(reason),
                 };
-                let _ = ws.close(&mut stream, Some(frame));
+                if let Err(e) = ws.close(&mut stream, Some(frame))
+                    && io_kind(&e) == Some(io::ErrorKind::WouldBlock)
+                {
+                    backed_up = true; // the close frame waits in tungstenite's buffer
+                }
                 closing_since = Some(now);
+                // nothing may follow a close frame
+                p.out.clear();
             } else if now >= *close_asked.get_or_insert(now) + CLOSE_WAIT {
                 log::debug!(
                     "ws client {}: reads nothing; cut without a close frame",
@@ -359,7 +374,14 @@ pub fn run<K>(
             },
             Interest::read(wake.fd()),
         ];
-        let wait_until = if more_input && may_read {
+        // messages that came while this pass could not take them (it started backed up,
+        // or more than it takes at once) are taken at once, not at the next wake
+        let more_to_take = !backed_up
+            && !partial
+            && p.close.is_none()
+            && closing_since.is_none()
+            && (!intake || !rx.is_empty());
+        let wait_until = if (more_input && may_read) || more_to_take {
             now
         } else {
             deadline.max(now)
@@ -482,7 +504,7 @@ pub fn run<K>(
         {
             p.close.get_or_insert((1001, "pong timeout".into()));
             awaiting_pong = None;
-        } else if now >= next_ping {
+        } else if now >= next_ping && closing_since.is_none() {
             p.out
                 .push_back((Message::Ping(Bytes::from_static(b"ka")), None));
             awaiting_pong.get_or_insert(now);
