@@ -261,14 +261,7 @@ fn connect_disconnect_and_power() {
 
 both_ways!(connection_flags_follow_the_radio_going_away_and_coming_back);
 fn connection_flags_follow_the_radio_going_away_and_coming_back() {
-    let tuning = Tuning {
-        link: Some(|l| {
-            l.link_timeout = Duration::from_millis(1500);
-            l.backoff_min = Duration::from_millis(200);
-            l.backoff_max = Duration::from_millis(500);
-        }),
-        ..Tuning::default()
-    };
+    let tuning = quick_reconnect();
     let srv = start_server(serve_config("ic7610", None), tuning);
     let a = srv.addr();
     srv.sim.as_ref().unwrap().silence(Duration::from_secs(3));

@@ -12,6 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use common::rss_kb;
 use common::web::*;
 use rigweb::app::Tuning;
 use serde_json::{Value, json};
@@ -24,17 +25,6 @@ fn assert_rate(got: f64, want: f64, what: &str) {
         (want * 0.8..=want * 1.2).contains(&got),
         "{what}: {got:.1} fps, expected {want} ± 20 %"
     );
-}
-
-/// `VmRSS` of this process (server and clients), kB.
-fn rss_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap()
-        .lines()
-        .find(|l| l.starts_with("VmRSS"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap()
 }
 
 /// A client of `path` that upgrades by hand with a small receive buffer, sends `start`

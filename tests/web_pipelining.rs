@@ -9,19 +9,9 @@ mod common;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use common::rss_kb;
 use common::web::*;
 use rigweb::app::Tuning;
-
-/// `VmRSS` of this process (server and clients), kB.
-fn rss_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap()
-        .lines()
-        .find(|l| l.starts_with("VmRSS"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap()
-}
 
 fn pipelining_without_reading() {
     let srv = start_server(serve_config("ic7610", None), Tuning::default());

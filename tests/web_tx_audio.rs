@@ -302,14 +302,7 @@ fn lan_is_selected_when_the_owner_starts_tx_audio_and_restored_when_ptt_drops() 
 
 #[test]
 fn the_mod_input_is_restored_after_a_link_loss() {
-    let tuning = Tuning {
-        link: Some(|l| {
-            l.link_timeout = Duration::from_millis(1500);
-            l.backoff_min = Duration::from_millis(200);
-            l.backoff_max = Duration::from_millis(500);
-        }),
-        ..Tuning::default()
-    };
+    let tuning = quick_reconnect();
     let srv = start_server(serve_config("ic7610", None), tuning);
     let k = keyed(&srv);
     assert!(wait_for(Duration::from_secs(3), || mod_input(&srv)

@@ -121,3 +121,14 @@ pub fn sim_vfo(s: &rigweb::sim::RigSnapshot, r: usize) -> rigweb::sim::rig::VfoS
 pub fn sim_rf_power(s: &rigweb::sim::RigSnapshot) -> u16 {
     s.levels.get(&0x0A).copied().unwrap_or(0)
 }
+
+/// `VmRSS` of this process (server and clients), kB.
+pub fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("VmRSS"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}

@@ -556,3 +556,16 @@ impl Ws {
         self.ws.send(Message::Binary(b.into())).unwrap();
     }
 }
+
+/// Server knobs for tests that take the radio link down: the loss is noticed after
+/// 1.5 s and the link comes back within half a second.
+pub fn quick_reconnect() -> Tuning {
+    Tuning {
+        link: Some(|l| {
+            l.link_timeout = Duration::from_millis(1500);
+            l.backoff_min = Duration::from_millis(200);
+            l.backoff_max = Duration::from_millis(500);
+        }),
+        ..Tuning::default()
+    }
+}
