@@ -26,11 +26,7 @@ fn rx_audio_plays_through_the_worklet() {
         "!document.getElementById('audio-pill').hidden",
         Duration::from_secs(5),
     );
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -128,11 +124,7 @@ fn the_stream_channels_are_used_when_the_server_has_them() {
     let s = state(srv.addr());
     assert_eq!(s["wsClients"]["scope"], 1, "{s}");
     assert_eq!(s["wsClients"]["meters"], 1, "{s}");
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -189,10 +181,6 @@ fn a_failing_opus_decoder_falls_back_to_pcm16_and_keeps_playing() {
         Duration::from_secs(10),
     );
     assert_eq!(page.eval("window.__decoders"), 1);
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }

@@ -510,6 +510,12 @@ impl Page {
         out
     }
 
+    /// Fails the test when the page logged errors (favicon included).
+    pub fn assert_no_console_errors(&self) {
+        let errors = self.console_errors();
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+    }
+
     /// URLs the page requested (from the Network domain).
     pub fn requested_urls(&self) -> Vec<String> {
         let events = self.browser.events.lock();

@@ -171,11 +171,7 @@ fn a_phone_viewport_has_no_horizontal_scroll_and_large_controls() {
     page.screenshot("phone-latched.png");
     tap(px, py);
     wait_state(srv.addr(), "PTT released by a tap", |s| s["ptt"] == false);
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -301,11 +297,7 @@ fn overlay_labels_tune_and_broadcasters_switch_to_am() {
         s["main"]["freqHz"].as_f64() == Some(mid + 6000.0)
     });
     page.screenshot("overlays.png");
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -356,10 +348,6 @@ fn only_advertised_services_are_fetched_and_they_are_read_again_after_a_reconnec
         "window.rigweb.parts.scope.overlayGroup.hidden && !document.querySelector('[data-overlay]')",
         Duration::from_secs(20),
     );
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }

@@ -114,11 +114,7 @@ fn releasing_ptt_during_the_microphone_prompt_stops_tx_audio_and_the_microphone(
     wait_state(addr, "PTT off again", |s| s["ptt"] == false);
     page.wait_for(MIC_CLOSED, Duration::from_secs(5));
     assert_no_tx_audio(&srv);
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 

@@ -41,11 +41,7 @@ fn ptt_keys_the_simulator_and_releasing_unkeys() {
     page.eval("Object.defineProperty(document, 'hidden', {value: true, configurable: true}); document.dispatchEvent(new Event('visibilitychange'))");
     wait_state(addr, "PTT off when the tab hides", |s| s["ptt"] == false);
     page.mouse("mouseReleased", x, y);
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -78,11 +74,7 @@ fn ptt_sends_microphone_audio_to_the_simulator() {
         after,
         "no audio after unkeying"
     );
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -166,10 +158,6 @@ fn space_released_in_a_text_field_still_unkeys() {
     space("keyUp");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(state(addr)["ptt"], false);
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }

@@ -69,11 +69,7 @@ fn clicking_the_waterfall_retunes_the_simulator() {
         (moved - expected_pan).abs() < expected_pan * 0.35,
         "panned {moved} Hz for {expected_pan}"
     );
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -128,11 +124,7 @@ fn the_mode_buttons_and_keyboard_change_the_simulator() {
             .as_u64()
             .is_some_and(|f| (14_000_000..=14_350_000).contains(&f))
     });
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -179,11 +171,7 @@ fn a_level_control_changes_the_simulator() {
         "[...document.querySelectorAll('.vfo .badge')].some((b) => b.textContent === 'ATT 12 dB')",
         Duration::from_secs(5),
     );
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -208,11 +196,7 @@ fn a_catalogue_level_control_changes_the_simulator() {
     // a toggle from the catalogue (NB) and its state field
     page.click("[data-cmd='set_nb'] button");
     wait_state(addr, "NB on", |s| s["main"]["nb"] == true);
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -307,11 +291,7 @@ fn the_sub_receivers_scope_shows_and_tunes_sub() {
         main_span,
         "MAIN's scope span untouched"
     );
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
 
@@ -390,10 +370,6 @@ fn an_a_b_radio_shows_vfo_a_and_b_and_tunes_the_one_chosen() {
         "the active VFO stays"
     );
     page.screenshot("ic705.png");
-    assert!(
-        page.console_errors().is_empty(),
-        "{:?}",
-        page.console_errors()
-    );
+    page.assert_no_console_errors();
     srv.shutdown();
 }
