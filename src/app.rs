@@ -170,15 +170,97 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     Ok(Running { web, app, sim })
 }
 
-/// `rigweb`: serves until SIGINT / SIGTERM.
+/// `rigweb`: serves until SIGINT / SIGTERM. Under systemd it says when it is ready,
+/// sends the watchdog keep-alives and says when it stops (`sd_notify.rs`).
 pub fn serve(cfg: ServeConfig) -> Result<(), Box<dyn Error>> {
     crate::signals::block()?;
     let running = start(&cfg)?;
+    log::info!("{}", startup_line(&cfg, &running));
+    crate::sd_notify::notify("READY=1\nSTATUS=serving");
+    let watchdog = crate::sd_notify::watchdog_interval_from_env()
+        .map(|every| Watchdog::start(every, running.app.clone()))
+        .transpose()?;
     let sig = crate::signals::wait()?;
+    crate::sd_notify::notify("STOPPING=1");
     log::info!("{sig}: shutting down");
+    drop(watchdog);
     running.shutdown();
     log::info!("stopped");
     Ok(())
+}
+
+/// The one line that says what this server is: its URL(s), the radio, the profile, TLS
+/// and authentication.
+pub fn startup_line(cfg: &ServeConfig, running: &Running) -> String {
+    let scheme = if running.web.is_tls() {
+        "https"
+    } else {
+        "http"
+    };
+    let mut urls = format!("{scheme}://{}/", running.addr());
+    if let Some(o) = running.web.onboarding_addr() {
+        urls.push_str(&format!(" (CA onboarding http://{o}/)"));
+    }
+    let radio = match &cfg.radio {
+        RadioTarget::Simulated { profile } => format!("built-in simulated {}", profile.model()),
+        RadioTarget::Lan { addr, user, .. } => format!("{addr} as {user:?}"),
+    };
+    let profile = match &cfg.profile {
+        Some(p) => p.id().to_string(),
+        None if matches!(cfg.radio, RadioTarget::Simulated { .. }) => "of the simulator".into(),
+        None => "from the radio's reply".into(),
+    };
+    let tls = match &cfg.tls {
+        None => "off",
+        Some(crate::web::tls::TlsSource::Auto { .. }) => "on (local CA)",
+        Some(crate::web::tls::TlsSource::Files { .. }) => "on (certificate files)",
+    };
+    let auth = if cfg.auth_token.is_some() {
+        "on"
+    } else {
+        "off"
+    };
+    format!(
+        "rigweb {} serving {urls}; radio: {radio}; profile: {profile}; TLS: {tls}; auth: {auth}",
+        crate::web::context::VERSION
+    )
+}
+
+/// Sends systemd's watchdog keep-alive while the radio state can still be read (a
+/// deadlocked store or a wedged process stops the keep-alives, and systemd restarts
+/// the service). Stops when dropped.
+struct Watchdog {
+    stop: Option<crossbeam_channel::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    fn start(every: std::time::Duration, app: Arc<AppCtx>) -> std::io::Result<Watchdog> {
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
+        let thread = std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                while let Err(crossbeam_channel::RecvTimeoutError::Timeout) =
+                    stopped.recv_timeout(every)
+                {
+                    let _ = app.radio.store().revision();
+                    crate::sd_notify::notify("WATCHDOG=1");
+                }
+            })?;
+        Ok(Watchdog {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// `rigweb sim`: runs the simulated radio until SIGINT / SIGTERM.

@@ -9,6 +9,7 @@
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod dsp;
 pub mod hub;
 pub mod lan;
@@ -16,6 +17,7 @@ pub mod logging;
 pub mod net;
 pub mod profile;
 pub mod radio;
+pub mod sd_notify;
 pub mod signals;
 pub mod sim;
 pub mod util;
