@@ -161,6 +161,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     radio
         .store()
         .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    radio.store().subscribe(app.metrics.tx.clone());
     let ports = Ports {
         listen: cfg.listen,
         tls,

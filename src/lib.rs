@@ -14,6 +14,7 @@ pub mod dsp;
 pub mod hub;
 pub mod lan;
 pub mod logging;
+pub mod metrics;
 pub mod net;
 pub mod profile;
 pub mod radio;

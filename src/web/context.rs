@@ -111,6 +111,8 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// Figures kept for `GET /metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
     next_id: AtomicU64,
 }
 
@@ -127,6 +129,7 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            metrics: Arc::default(),
             next_id: AtomicU64::new(1),
         }
     }

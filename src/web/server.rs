@@ -301,6 +301,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/index.html", &["GET", "HEAD"]),
     ("/healthz", &["GET", "HEAD"]),
     ("/readyz", &["GET", "HEAD"]),
+    ("/metrics", &["GET", "HEAD"]),
     ("/api/v1/info", &["GET", "HEAD"]),
     ("/api/v1/state", &["GET", "HEAD"]),
     ("/api/v1/capabilities", &["GET", "HEAD"]),
@@ -354,7 +355,8 @@ fn handle(mut req: Request, app: &Arc<AppCtx>, secret: &str) {
 
 /// The reply to a request that came through the front door.
 fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Reply {
-    if path.starts_with("/api/") && !app.cfg.auth.check(header(req, "Authorization"), None) {
+    let guarded = path.starts_with("/api/") || path == "/metrics";
+    if guarded && !app.cfg.auth.check(header(req, "Authorization"), None) {
         return response::unauthorized();
     }
     let Some((_, allowed)) = ROUTES.iter().find(|(p, _)| *p == path) else {
@@ -367,6 +369,7 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
         "/" | "/index.html" => routes::root(header(req, "Accept-Encoding")),
         "/healthz" => routes::healthz(app),
         "/readyz" => routes::readyz(app),
+        "/metrics" => super::metrics_page::reply(app),
         "/api/v1/info" => routes::info(app),
         "/api/v1/state" => routes::state(app, header(req, "If-None-Match")),
         "/api/v1/capabilities" => routes::capabilities(app),
