@@ -50,8 +50,13 @@ fn start_server(sim: &SimProcess) -> (Child, SocketAddr) {
         .unwrap()
         .port();
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let child = Command::new(server_bin())
-        .args(["--radio", "127.0.0.1", "--radio-port", &sim.port.to_string()])
+    let mut child = Command::new(server_bin())
+        .args([
+            "--radio",
+            "127.0.0.1",
+            "--radio-port",
+            &sim.port.to_string(),
+        ])
         .args(["--radio-user", "bench", "--profile", "ic7610"])
         .args(["--listen", &addr.to_string(), "--log-level", "warn"])
         .env("RIGWEB_RADIO_PASSWORD", "bench")
@@ -65,6 +70,8 @@ fn start_server(sim: &SimProcess) -> (Child, SocketAddr) {
         }
         std::thread::sleep(Duration::from_millis(200));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the server did not get ready");
 }
 
@@ -125,7 +132,10 @@ fn report_load(label: &str, line: Option<String>, budget: Option<u64>) {
                 (Some(b), Some(p)) => format!("; budget {b} kB: {}", verdict(p < b)),
                 _ => String::new(),
             };
-            println!("{label}: {}{verdict}", l.trim_start_matches("station load").trim());
+            println!(
+                "{label}: {}{verdict}",
+                l.trim_start_matches("station load").trim()
+            );
         }
         None => println!("{label}: no figure (the streams bench failed)"),
     }
@@ -167,7 +177,10 @@ fn main() {
         "{}/target/aarch64-unknown-linux-gnu/release/rigweb",
         env!("CARGO_MANIFEST_DIR")
     );
-    let qemu = Command::new("qemu-aarch64").arg("--version").output().is_ok();
+    let qemu = Command::new("qemu-aarch64")
+        .arg("--version")
+        .output()
+        .is_ok();
     if !(qemu && std::path::Path::new(&arm).exists()) {
         println!("station load (qemu-aarch64): skipped (needs qemu-user and {arm})");
         return;

@@ -152,13 +152,22 @@ fn check_config_shows_the_file_under_the_flags_with_secrets_masked() {
     )
     .unwrap();
     let (code, out, err) = rigweb(
-        &["--config", f.to_str().unwrap(), "--check-config", "--max-clients", "9"],
+        &[
+            "--config",
+            f.to_str().unwrap(),
+            "--check-config",
+            "--max-clients",
+            "9",
+        ],
         &[],
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("max-clients = 9\n"), "the flag wins: {out}");
     assert!(out.contains("tx-timeout = 60\n"), "{out}");
-    assert!(out.contains("allowed-host = [\"a.example\", \"b.example\"]\n"), "{out}");
+    assert!(
+        out.contains("allowed-host = [\"a.example\", \"b.example\"]\n"),
+        "{out}"
+    );
     assert!(out.contains("auth-token = \"********\"\n"), "{out}");
     assert!(!out.contains("very-secret") && !err.contains("very-secret"));
     assert!(out.contains("# radio = (not set)\n"), "{out}");
@@ -171,7 +180,10 @@ fn config_file_mistakes_are_errors_that_name_them() {
     let f = d.join("rigweb.toml");
     let path = f.to_str().unwrap();
     for (text, want) in [
-        ("max_clients = 3\n", "unknown key \"max_clients\"; did you mean \"max-clients\"?"),
+        (
+            "max_clients = 3\n",
+            "unknown key \"max_clients\"; did you mean \"max-clients\"?",
+        ),
         ("tls-auto = 1\n", "tls-auto: use true or false"),
         ("max-clients = \"many\"\n", "--max-clients"),
         ("max-clients = 0\n", "--max-clients 0: use 1 to 4096"),
@@ -191,10 +203,16 @@ fn config_file_mistakes_are_errors_that_name_them() {
 #[test]
 fn secrets_come_from_systemd_credentials() {
     let d = temp_dir("creds");
-    std::fs::write(d.join("radio-password"), "pw-from-credential\n").unwrap();
+    std::fs::write(d.join("radio-password"), "pw-credential\n").unwrap();
     std::fs::write(d.join("auth-token"), "").unwrap(); // empty: not set
     let creds = d.to_str().unwrap();
-    let args = ["--radio", "127.0.0.1", "--radio-user", "op", "--check-config"];
+    let args = [
+        "--radio",
+        "127.0.0.1",
+        "--radio-user",
+        "op",
+        "--check-config",
+    ];
     let (code, out, err) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("radio-password-file = "), "{out}");
@@ -202,7 +220,10 @@ fn secrets_come_from_systemd_credentials() {
     std::fs::write(d.join("auth-token"), "tok\n").unwrap();
     let (code, out, _) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
     assert_eq!(code, 0);
-    assert!(out.contains(&format!("auth-token-file = \"{creds}/auth-token\"")), "{out}");
+    assert!(
+        out.contains(&format!("auth-token-file = \"{creds}/auth-token\"")),
+        "{out}"
+    );
     // without a credential there is no password at all
     std::fs::remove_file(d.join("radio-password")).unwrap();
     let (code, _, err) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);

@@ -43,7 +43,10 @@ fn metrics_follow_clients_commands_and_transmissions() {
         "rigweb_radio_link_state",
         "rigweb_tx_seconds_total",
     ] {
-        assert!(page.contains(&format!("# TYPE {family} ")), "{family}:\n{page}");
+        assert!(
+            page.contains(&format!("# TYPE {family} ")),
+            "{family}:\n{page}"
+        );
     }
     assert_eq!(sample(&page, "rigweb_ws_clients{channel=\"control\"}"), 0.0);
 
@@ -54,7 +57,10 @@ fn metrics_follow_clients_commands_and_transmissions() {
     let page = metrics(a);
     assert_eq!(sample(&page, "rigweb_ws_clients{channel=\"control\"}"), 1.0);
     assert!(sample(&page, "rigweb_commands_total{result=\"ok\"}") > ok_before);
-    assert_eq!(sample(&page, "rigweb_radio_link_state{state=\"connected\"}"), 1.0);
+    assert_eq!(
+        sample(&page, "rigweb_radio_link_state{state=\"connected\"}"),
+        1.0
+    );
     assert_eq!(sample(&page, "rigweb_radio_link_up"), 1.0);
 
     // a transmission of a little while counts in tx seconds, the current one included
@@ -68,7 +74,11 @@ fn metrics_follow_clients_commands_and_transmissions() {
     assert_eq!(r["ok"], true, "{r}");
     let after = sample(&metrics(a), "rigweb_tx_seconds_total");
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(sample(&metrics(a), "rigweb_tx_seconds_total"), after, "stopped counting");
+    assert_eq!(
+        sample(&metrics(a), "rigweb_tx_seconds_total"),
+        after,
+        "stopped counting"
+    );
 
     drop(ws);
     assert!(common::wait_for(Duration::from_secs(10), || {
@@ -87,6 +97,9 @@ fn metrics_need_the_token_when_auth_is_on() {
     let r = http(a, "GET", "/metrics", &[("Authorization", &bearer)], None);
     assert_eq!(r.status, 200);
     assert!(String::from_utf8_lossy(&r.body).contains("rigweb_uptime_seconds"));
-    assert_eq!(http(a, "POST", "/metrics", &[("Authorization", &bearer)], None).status, 405);
+    assert_eq!(
+        http(a, "POST", "/metrics", &[("Authorization", &bearer)], None).status,
+        405
+    );
     srv.shutdown();
 }
