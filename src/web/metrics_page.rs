@@ -63,6 +63,23 @@ pub fn render(app: &AppCtx) -> String {
         );
     }
 
+    m.family(
+        "rigweb_stream_frames_dropped_total",
+        Counter,
+        "Stream frames dropped for clients that were behind (newest wins), per stream.",
+    );
+    for (name, n) in [
+        ("scope", &streams.scope_dropped),
+        ("audio", &streams.audio_dropped),
+        ("meters", &streams.meters_dropped),
+    ] {
+        m.sample(
+            "rigweb_stream_frames_dropped_total",
+            &[("stream", name)],
+            n.load(std::sync::atomic::Ordering::Relaxed) as f64,
+        );
+    }
+
     let exec = app.radio.executor_stats();
     m.family(
         "rigweb_commands_total",
