@@ -190,7 +190,11 @@ fn stall_and_resume(
         _ => &stats.audio_dropped,
     };
     let dropped = dropped.load(std::sync::atomic::Ordering::Relaxed);
-    assert!(dropped >= gaps as u64, "{}: {dropped} dropped, {gaps} gaps", stream.path);
+    assert!(
+        dropped >= gaps as u64,
+        "{}: {dropped} dropped, {gaps} gaps",
+        stream.path
+    );
     let newest = f64::from(*got.last().unwrap());
     assert!(
         newest > since * rate * 0.7,
