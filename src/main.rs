@@ -7,8 +7,17 @@ use rigweb::config::{ServeConfig, SimCliConfig};
 use rigweb::config_file;
 
 fn main() {
-    let raw: Vec<String> = std::env::args().collect();
-    let program = raw.first().map_or("rigweb", String::as_str);
+    let raw: Vec<String> = std::env::args_os()
+        .map(|a| a.into_string())
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|a| {
+            eprintln!("rigweb: invalid UTF-8 in argument {}", a.to_string_lossy());
+            std::process::exit(1);
+        });
+    let program = raw
+        .first()
+        .and_then(|p| std::path::Path::new(p).file_name()?.to_str())
+        .unwrap_or("rigweb");
     let args = config_file::merge_args(&raw[1.min(raw.len())..]).unwrap_or_else(|e| {
         eprintln!("rigweb: {e}");
         std::process::exit(2);
