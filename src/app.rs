@@ -178,8 +178,14 @@ pub fn serve(cfg: ServeConfig) -> Result<(), Box<dyn Error>> {
     let running = start(&cfg)?;
     log::info!("{}", startup_line(&cfg, &running));
     crate::sd_notify::notify("READY=1\nSTATUS=serving");
+    // the keep-alive stops if the radio state cannot be read (a deadlocked store)
+    let app = running.app.clone();
     let watchdog = crate::sd_notify::watchdog_interval_from_env()
-        .map(|every| Watchdog::start(every, running.app.clone()))
+        .map(|every| {
+            crate::sd_notify::Watchdog::start(every, move || {
+                let _ = app.radio.store().revision();
+            })
+        })
         .transpose()?;
     let sig = crate::signals::wait()?;
     crate::sd_notify::notify("STOPPING=1");
@@ -225,43 +231,6 @@ pub fn startup_line(cfg: &ServeConfig, running: &Running) -> String {
         "rigweb {} serving {urls}; radio: {radio}; profile: {profile}; TLS: {tls}; auth: {auth}",
         crate::web::context::VERSION
     )
-}
-
-/// Sends systemd's watchdog keep-alive while the radio state can still be read (a
-/// deadlocked store or a wedged process stops the keep-alives, and systemd restarts
-/// the service). Stops when dropped.
-struct Watchdog {
-    stop: Option<crossbeam_channel::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Watchdog {
-    fn start(every: std::time::Duration, app: Arc<AppCtx>) -> std::io::Result<Watchdog> {
-        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
-        let thread = std::thread::Builder::new()
-            .name("watchdog".into())
-            .spawn(move || {
-                while let Err(crossbeam_channel::RecvTimeoutError::Timeout) =
-                    stopped.recv_timeout(every)
-                {
-                    let _ = app.radio.store().revision();
-                    crate::sd_notify::notify("WATCHDOG=1");
-                }
-            })?;
-        Ok(Watchdog {
-            stop: Some(stop),
-            thread: Some(thread),
-        })
-    }
-}
-
-impl Drop for Watchdog {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }
 
 /// `rigweb sim`: runs the simulated radio until SIGINT / SIGTERM.

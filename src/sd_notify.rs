@@ -70,6 +70,43 @@ pub fn watchdog_interval_from_env() -> Option<Duration> {
     watchdog_interval(usec.as_deref(), pid.as_deref())
 }
 
+/// Sends `WATCHDOG=1` every `every` after `check` returned (a `check` that hangs stops
+/// the keep-alives, and systemd restarts the service). Stops when dropped.
+pub struct Watchdog {
+    stop: Option<crossbeam_channel::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Starts the keep-alive thread.
+    pub fn start(every: Duration, check: impl Fn() + Send + 'static) -> io::Result<Watchdog> {
+        let (stop, stopped) = crossbeam_channel::bounded::<()>(0);
+        let thread = std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || {
+                while let Err(crossbeam_channel::RecvTimeoutError::Timeout) =
+                    stopped.recv_timeout(every)
+                {
+                    check();
+                    notify("WATCHDOG=1");
+                }
+            })?;
+        Ok(Watchdog {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
