@@ -28,11 +28,7 @@ const MIB: u64 = 1024;
 const IDLE_RSS_KB: u64 = 8 * MIB;
 const LOAD_RSS_KB: u64 = 16 * MIB;
 const AARCH64_BYTES: u64 = 8_000_000;
-const TARGETS: [&str; 3] = [
-    "x86_64-unknown-linux-gnu",
-    "aarch64-unknown-linux-gnu",
-    "armv7-unknown-linux-gnueabihf",
-];
+const TARGETS: [&str; 2] = ["aarch64-unknown-linux-gnu", "armv7-unknown-linux-gnueabihf"];
 
 fn verdict(ok: bool) -> &'static str {
     if ok { "within budget" } else { "OVER BUDGET" }
@@ -144,13 +140,7 @@ fn report_load(label: &str, line: Option<String>, budget: Option<u64>) {
 fn sizes() {
     let root = env!("CARGO_MANIFEST_DIR");
     for t in TARGETS {
-        let path = format!("{root}/target/{t}/release/rigweb");
-        let host = format!("{root}/target/release/rigweb");
-        let p = if t.starts_with("x86_64") && !std::path::Path::new(&path).exists() {
-            host
-        } else {
-            path
-        };
+        let p = format!("{root}/target/{t}/release/rigweb");
         match std::fs::metadata(&p) {
             Ok(m) if t.starts_with("aarch64") => println!(
                 "binary {t:<32} {:>9} bytes; budget {AARCH64_BYTES}: {}",
