@@ -7,7 +7,9 @@
 //!   `session` (its control socket's `hello.session`) owns a confirmed PTT are decoded,
 //!   resampled to the radio's rate and sent in the radio's codec; anybody else's frames
 //!   are dropped with one `ptt_required` error. They stop reaching the radio the moment
-//!   an unkey is asked for or PTT drops, whatever the cause.
+//!   an unkey is asked for or PTT drops, whatever the cause. What reaches the radio is
+//!   capped at real time plus [`super::tx_gate::BURST`] per owner, across all the audio
+//!   sockets started with its session.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -310,7 +312,8 @@ impl AudioChannel {
                     control,
                     decoder,
                     resampler: Resampler::new(from, to, 1),
-                    gate: TxGate::default(),
+                    // the owner's real-time budget, shared by all its audio sockets
+                    gate: TxGate::new(self.app.tx_credits.for_owner(control)),
                     samples: Vec::new(),
                     resampled: Vec::new(),
                     _hold: self.app.radio.hold_audio(),
