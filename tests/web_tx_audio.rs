@@ -365,6 +365,9 @@ fn two_audio_sockets_of_the_owner_share_one_real_time_budget() {
         got as f64 <= cap + 2.0 * ONE_BLOCK as f64,
         "{got} samples in {span:?}: more than real time plus the burst"
     );
-    assert!(got >= 48_000 * 3 / 2, "the owner's audio reaches the radio: {got}");
+    assert!(
+        got >= 48_000 * 3 / 2,
+        "the owner's audio reaches the radio: {got}"
+    );
     srv.shutdown();
 }
