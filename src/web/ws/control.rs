@@ -27,6 +27,11 @@ use crate::web::ptt::Claim;
 use crate::wire::web::MeterFrame;
 
 const STREAMS: [&str; 3] = ["events", "scope", "meters"];
+/// Ping interval of a client while it owns PTT.
+pub const OWNER_PING_INTERVAL: Duration = Duration::from_secs(1);
+/// Pong timeout of a client while it owns PTT: a PTT owner that answers nothing for this
+/// long after its last pong is cut at once and its PTT released (docs/API.md, *PTT*).
+pub const OWNER_PONG_TIMEOUT: Duration = Duration::from_secs(3);
 /// Told whether a command succeeded once it ended (or could not be queued).
 type Done = Box<dyn FnOnce(bool) + Send>;
 /// S-meter events at most this often.
@@ -539,8 +544,7 @@ impl Channel for ControlChannel {
 
     fn keepalive(&self) -> Option<(Duration, Duration)> {
         // while this client transmits, notice quickly if it vanishes without closing
-        (self.app.ptt.owner() == Some(self.id))
-            .then_some((Duration::from_secs(1), Duration::from_secs(3)))
+        (self.app.ptt.owner() == Some(self.id)).then_some((OWNER_PING_INTERVAL, OWNER_PONG_TIMEOUT))
     }
 
     fn closed(&mut self) {
