@@ -107,6 +107,11 @@ fn direction(msg: &Map<String, Value>) -> Result<Direction, CommandError> {
 
 /// Validates an `audio_start`; `rx_channels` is what the radio sends.
 pub fn parse_start(msg: &Map<String, Value>, rx_channels: u8) -> Result<AudioAsk, CommandError> {
+    messages::check_fields(
+        msg,
+        "audio_start",
+        &["direction", "codec", "sample_rate", "channels", "session"],
+    )?;
     let direction = direction(msg)?;
     let codec = match msg.get("codec") {
         None | Some(Value::Null) => AudioCodec::Opus,
@@ -428,7 +433,9 @@ impl Channel for AudioChannel {
                 Ok(ask) => self.start(ask, id, ctx),
                 Err(e) => self.fail(id, &e, ctx),
             },
-            Some("audio_stop") => match direction(&msg) {
+            Some("audio_stop") => match messages::check_fields(&msg, "audio_stop", &["direction"])
+                .and_then(|()| direction(&msg))
+            {
                 Ok(d) => {
                     match d {
                         Direction::Rx => self.rx = None,

@@ -102,6 +102,19 @@ impl ControlChannel {
             self.reply_error(None, &e, ctx);
             return;
         }
+        let kind = msg.get("type").and_then(Value::as_str);
+        let fields: Option<&[&str]> = match kind {
+            Some("cmd") => Some(&["name", "params"]),
+            Some("subscribe") => Some(&["streams", "scope_fps", "scope_receiver"]),
+            Some("unsubscribe") => Some(&["streams"]),
+            _ => None,
+        };
+        if let (Some(kind), Some(fields)) = (kind, fields)
+            && let Err(e) = messages::check_fields(msg, kind, fields)
+        {
+            self.reply_error(id, &e, ctx);
+            return;
+        }
         match msg.get("type").and_then(Value::as_str) {
             Some("cmd") => self.on_cmd(msg, id, ctx),
             Some("subscribe") => self.on_subscribe(msg, id, ctx),
