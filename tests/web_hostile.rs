@@ -76,6 +76,24 @@ fn http_errors_are_json_with_fitting_status() {
     assert_eq!(r.header("sec-websocket-version"), Some("13"));
     let r = raw(a, b"GET /api/v1/ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n");
     assert_json_error(&r, 400, "invalid_param");
+    // issue 15.8d: an upgrade over HTTP/1.0 was accepted (RFC 6455 needs HTTP/1.1)
+    for path in [
+        "/api/v1/ws",
+        "/api/v1/scope",
+        "/api/v1/meters",
+        "/api/v1/audio",
+    ] {
+        let mut s = connect(a);
+        s.write_all(format!("GET {path} HTTP/1.0\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").as_bytes())
+            .unwrap();
+        let r = read_response(&mut s);
+        assert_json_error(&r, 400, "bad_request");
+        assert!(
+            r.json()["message"].as_str().unwrap().contains("HTTP/1.1"),
+            "{path}"
+        );
+        assert_eq!(r.header("connection"), Some("close"), "{path}");
+    }
     // a malformed request line still gets a status, not a silent close
     let r = raw(a, b"THIS IS NOT HTTP\r\n\r\n");
     assert_eq!(r.status, 400);
