@@ -226,9 +226,10 @@ impl SimProtocol {
             audio_port: if granted { self.addrs.audio.port() } else { 0 },
         };
         self.send_ctrl(i, now, out, status);
-        if granted {
-            self.send_radio_conninfo(i, now, out);
-        }
+        // the radio's conninfo follows every stream request, granted or not (spec §2.8):
+        // a client that lost the first one (and echoed a zero GUID) learns the GUID here
+        // and its retry succeeds
+        self.send_radio_conninfo(i, now, out);
     }
 }
 

@@ -505,3 +505,7 @@ mod tests;
 #[cfg(test)]
 #[path = "session_tests.rs"]
 mod session_tests;
+
+#[cfg(test)]
+#[path = "conninfo_tests.rs"]
+mod conninfo_tests;
