@@ -6,6 +6,7 @@
 pub mod audio_channel;
 pub mod conn;
 pub mod control;
+pub mod control_messages;
 pub mod direct;
 pub mod driver;
 pub mod feed;
