@@ -414,6 +414,10 @@ impl SimProtocol {
             match self.clients[i].ending.take() {
                 Some(SessionEnd::Disconnected) => {
                     self.stats.clean_logouts += 1;
+                    log::info!(
+                        "simulator: {} logged out and disconnected",
+                        self.clients[i].computer_name
+                    );
                     self.remove_client(i, true, now);
                     continue;
                 }
