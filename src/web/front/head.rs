@@ -150,11 +150,10 @@ pub fn parse_complete(head: &[u8]) -> Result<RequestHead, Refusal> {
         if line.starts_with(b" ") || line.starts_with(b"\t") {
             return Err(bad("folded header lines are not accepted"));
         }
-        let text = String::from_utf8_lossy(line);
         let Some(colon) = line.iter().position(|&b| b == b':') else {
             return Err(bad(format!(
                 "header line without a colon: {:?}",
-                clip(&text)
+                clip(&String::from_utf8_lossy(line))
             )));
         };
         let (name, value) = (&line[..colon], &line[colon + 1..]);
@@ -164,7 +163,7 @@ pub fn parse_complete(head: &[u8]) -> Result<RequestHead, Refusal> {
                 clip(&String::from_utf8_lossy(name))
             )));
         }
-        // ASCII and opaque bytes alike (tokens are ASCII, so `name` is UTF-8)
+        // tokens are ASCII: the name converts as it is
         let name = String::from_utf8_lossy(name).into_owned();
         let value = trim_blanks(value);
         if value.iter().any(|&b| b < 0x20 && b != b'\t' || b == 0x7f) {
