@@ -13,6 +13,7 @@ use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
+use super::ws::tx_gate::TxCredits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
@@ -111,6 +112,8 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
+    pub tx_credits: TxCredits,
     next_id: AtomicU64,
 }
 
@@ -127,6 +130,7 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }
     }
