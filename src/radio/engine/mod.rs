@@ -52,7 +52,7 @@ use super::audio::TxAudioGate;
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
 use super::request::{CivRequest, Match};
-use super::state::StateStore;
+use super::state::{RadioStatus, StateStore};
 use crate::lan::link::LinkState;
 use crate::profile::{Profile, ProfileRegistry};
 use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, cmd};
@@ -323,14 +323,14 @@ impl Engine {
             self.scope_output = on;
         }
         match &job.cmd {
-            Command::Release => {
-                self.start_release(safety::Reason::Requested, Some(job.reply), now);
-                return None;
-            }
-            Command::Ptt(false) if power_on == Some(false) => {
+            Command::Ptt(false) | Command::Release if power_on == Some(false) => {
                 // switched off: so is the transmitter
                 let r = Ok(serde_json::json!({"state": false}));
                 self.complete(job.reply, r);
+                return None;
+            }
+            Command::Release => {
+                self.start_release(safety::Reason::Requested, Some(job.reply), now);
                 return None;
             }
             Command::Ptt(false)
@@ -358,6 +358,17 @@ impl Engine {
                     "the radio is not connected (link {}); the command was not sent",
                     status.as_str()
                 ),
+            );
+            self.complete(job.reply, Err(e));
+            return None;
+        }
+        if job.cmd.needs_power()
+            && self.store.read(|c| c.detail.status) == RadioStatus::NotResponding
+        {
+            // it would only time out: the probe is asking meanwhile
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the radio does not answer CI-V (switched off without telling, or busy); the command was not sent. A radio in standby wakes with POST /api/v1/radio/power {\"state\":\"on\"}",
             );
             self.complete(job.reply, Err(e));
             return None;
