@@ -220,9 +220,8 @@ impl Engine {
         });
     }
 
-    /// Follows a power report (`18 00` / `18 01`); it needs no timer (`_now`): a radio
-    /// that is off is not probed.
-    pub(super) fn after_power_report(&mut self, _now: Instant) {
+    /// Follows a power report (`18 00` / `18 01`).
+    pub(super) fn after_power_report(&mut self, now: Instant) {
         let on = self.store.read(|c| c.radio.power_on);
         if on == Some(true)
             && !self.fetched
@@ -233,12 +232,14 @@ impl Engine {
             self.internal.push_back(Internal::Fetch);
         }
         if on == Some(false) {
-            // a radio that is off is not probed: when it is switched on again its CI-V
-            // data comes back (`CivRecovered`), or it reports `18 01` itself
+            // a radio in standby is not probed: when it is switched on again its CI-V
+            // data comes back (`CivRecovered`). Until the link finds it silent it is
+            // asked once more, later than the link would have (a radio switched on again
+            // at once goes on talking and answers at once)
             self.fetched = false;
             self.civ_recovering = false;
             self.release_moot();
-            self.next_probe = None;
+            self.next_probe = (!self.standby).then(|| now + self.cfg.off_probe_after);
         } else if !self.civ_recovering {
             self.next_probe = None;
         }

@@ -80,8 +80,13 @@ pub struct EngineConfig {
     pub pacing: Duration,
     /// Longest transmission before PTT is released automatically.
     pub tx_timeout: Duration,
-    /// Period of the power probe while the radio is silent or off.
+    /// Period of the power probe while the radio is silent though it should be on.
     pub probe_interval: Duration,
+    /// After the radio reported itself off, its power is asked once more this much later
+    /// unless the link has found it silent (standby) meanwhile, so that a radio switched
+    /// on again at once (at its front panel, without a word) is found. Longer than the
+    /// link takes to report a silent radio (2.5 s), so a radio in standby is not asked.
+    pub off_probe_after: Duration,
     /// First pause before an unkey that failed is tried again (doubling).
     pub release_backoff_min: Duration,
     /// Longest pause between two attempts of an unkey.
@@ -95,6 +100,7 @@ impl Default for EngineConfig {
             pacing: Duration::ZERO,
             tx_timeout: Duration::from_secs(180),
             probe_interval: Duration::from_secs(2),
+            off_probe_after: Duration::from_secs(4),
             release_backoff_min: Duration::from_millis(250),
             release_backoff_max: Duration::from_secs(5),
         }

@@ -81,6 +81,37 @@ fn a_radio_switched_off_at_its_front_panel_is_in_standby_and_found_again() {
     );
 }
 
+#[test]
+fn a_radio_switched_on_again_at_once_is_found_by_one_more_ask() {
+    // it said `18 00` and was switched on again before its CI-V went silent: nothing
+    // tells the engine, so it asks once more after the link would have found it silent
+    let mut p = Pair::ready("ic7610");
+    p.watch_civ();
+    let probes = p.sent_count(&[cmd::POWER]);
+    p.panel(PanelAction::PowerOff);
+    p.run_for(Duration::from_millis(100));
+    assert_eq!(p.content().radio.power_on, Some(false));
+    p.panel(PanelAction::PowerOn);
+    p.run_for(Duration::from_secs(3));
+    assert_eq!(
+        p.sent_count(&[cmd::POWER]),
+        probes,
+        "not before the link could tell"
+    );
+    let end = p.now + Duration::from_secs(30);
+    p.run_until(end, |p| p.content().connection.radio_ready);
+    assert!(
+        p.content().connection.radio_ready,
+        "{:?}",
+        p.content().detail
+    );
+    assert_eq!(
+        p.sent_count(&[cmd::POWER]),
+        probes + 2,
+        "one ask, and the fetch's read"
+    );
+}
+
 /// Drops the `18 00` a radio broadcasts when switched off (a radio with transceive off
 /// goes silent without a word).
 fn no_power_report(p: &mut Pair) {

@@ -218,7 +218,7 @@ fn power_off_right_after_a_key_that_lied_unkeys_first() {
     let key = p.offer(Command::Ptt(true));
     let off = p.offer(Command::Power(false));
     let before = p.sent.len();
-    p.run_for(Duration::from_secs(5));
+    p.run_for(Duration::from_secs(2));
     assert_eq!(p.result(key).map(|r| code(&r)), Some("ok"));
     assert_eq!(p.result(off).map(|r| code(&r)), Some("ok"));
     let wire: Vec<Vec<u8>> = p.sent[before..]
