@@ -8,7 +8,8 @@
 //!   before, a PTT in doubt); a power-off that fails is read back (`18`).
 //! * Power on is repeated while a booting radio NAKs (up to 5 times, 1 s apart) and
 //!   after a lost answer (up to 3 times); over LAN no `FE` preamble padding is sent.
-//! * `ptt <on>` that fails is read back (`1C 00`): PTT shows `null` meanwhile, then what
+//! * `ptt <on>` that fails is read back (`1C 00`; asked again after a NAK, up to three
+//!   reads, not after a timeout): PTT shows `null` meanwhile, then what
 //!   the radio says. A key the radio reports keyed counts as done (`ok`, with
 //!   `readBack: true` and a note; the transmit timer runs); an unkey the radio reports
 //!   unkeyed likewise. A transmitter still keyed after `ptt false`, or one whose state
@@ -24,8 +25,21 @@ use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::wire::civ::{Frame, cmd};
 
-/// Reads of a read-back before the state counts as unknown (a NAK or a timeout each).
-pub(super) const READ_BACK_TRIES: u32 = 3;
+/// Reads of a read-back before the state counts as unknown.
+const READ_BACK_TRIES: u32 = 3;
+
+/// True when a read-back whose read number `tries` ended with `last` (no usable answer)
+/// should ask again: after a refusal (a radio that NAKs now may answer the next read),
+/// not after a timeout (a radio that does not answer now will hardly do so in a moment,
+/// and the unkey that may follow should not wait for it).
+pub(super) fn read_again(last: Option<&Outcome>, tries: u32) -> bool {
+    let refused = match last {
+        Some(Err(e)) => e.code == ErrorCode::RadioRejected,
+        Some(Ok(_)) => true, // an answer that says nothing usable
+        None => false,
+    };
+    refused && tries < READ_BACK_TRIES
+}
 
 /// The PTT state a `1C 00 <00|01>` reply reports.
 pub(super) fn ptt_reply(f: &Frame) -> Option<bool> {
@@ -206,7 +220,7 @@ impl Procedure for Power {
                         }
                         Step::Done(Err(error))
                     }
-                    _ if tries < READ_BACK_TRIES => self.read_back(cx, error, tries + 1),
+                    _ if read_again(last.as_ref(), tries) => self.read_back(cx, error, tries + 1),
                     _ => {
                         // a radio in standby says nothing: off, most likely, but unknown
                         cx.store.modify(|c| c.radio.power_on = None);
@@ -312,7 +326,9 @@ impl Procedure for PttKey {
                             Step::Done(Err(error))
                         }
                     }
-                    None if tries < READ_BACK_TRIES => self.read_back(cx, error, tries + 1),
+                    None if read_again(last.as_ref(), tries) => {
+                        self.read_back(cx, error, tries + 1)
+                    }
                     None => {
                         // keyed or not, nobody knows: PTT is in doubt; make sure it is off
                         log::warn!("ptt {on}: PTT could not be read back; releasing it");

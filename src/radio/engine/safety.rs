@@ -3,7 +3,8 @@
 //! which the radio still reads back keyed, by PTT in doubt (a failed PTT command whose
 //! read-back failed too), by a transmitter found keyed after a reconnect, and at
 //! shutdown. It goes out between any two requests, without retry of its own. When the
-//! radio refuses it or does not answer, PTT is read back (`1C 00`, up to three reads):
+//! radio refuses it or does not answer, PTT is read back (`1C 00`; a refused read is
+//! asked again, up to three reads):
 //! a radio that says it is not transmitting ends the release (a NAK that lies, a lost
 //! ACK, or a radio that refused a key and never transmitted); one that says it is, or
 //! cannot be read, gets the unkey again after 250 ms, doubling up to 5 s, for as long as
@@ -15,7 +16,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::power::{READ_BACK_TRIES, ptt_read, ptt_reply, ptt_set};
+use super::power::{ptt_read, ptt_reply, ptt_set, read_again};
 use super::proc::Outcome;
 use super::{Engine, Job, Reply};
 use crate::lan::link::LinkState;
@@ -140,7 +141,7 @@ impl Engine {
                 self.store.modify(|c| c.radio.ptt = Some(true));
                 self.unkey_failed(r, check.error, now);
             }
-            None if check.reads < READ_BACK_TRIES => {
+            None if read_again(Some(&outcome), check.reads) => {
                 r.check = Some(check);
                 r.next_at = now;
                 self.release = Some(r);

@@ -257,3 +257,27 @@ fn a_power_off_answered_nak_is_read_back() {
     ok(p.exec(Command::Power(true)));
     assert!(p.rig.powered());
 }
+
+#[test]
+fn a_read_back_that_gets_no_answer_is_not_repeated_ptt_is_in_doubt() {
+    // a radio that does not answer now will hardly do so in a moment: the release (an
+    // unkey) must not wait for more reads
+    let mut p = Pair::ready("ic7610");
+    let before = p.sent.len();
+    p.answers = Box::new(|_, f| {
+        if f.cmd == cmd::TX || f.cmd == crate::wire::civ::ACK {
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    });
+    let r = p.exec(Command::Ptt(true));
+    assert_eq!(code(&r), "radio_timeout");
+    let reads = p.sent[before..].iter().filter(|f| is_ptt_read(f)).count();
+    assert_eq!(reads, 1, "one read, unanswered");
+    assert_eq!(p.content().radio.ptt, None, "in doubt");
+    p.answers = Box::new(|_, _| Fate::Deliver);
+    p.run_for(Duration::from_secs(5));
+    assert!(!p.rig.ptt(), "released");
+    assert_eq!(p.content().radio.ptt, Some(false));
+}
