@@ -4,13 +4,12 @@
 //! read-back failed too), by a transmitter found keyed after a reconnect, and at
 //! shutdown. It goes out between any two requests, without retry of its own. When the
 //! radio refuses it or does not answer, PTT is read back (`1C 00`; a refused read is
-//! asked again, up to three reads):
-//! a radio that says it is not transmitting ends the release (a NAK that lies, a lost
-//! ACK, or a radio that refused a key and never transmitted); one that says it is, or
-//! cannot be read, gets the unkey again after 250 ms, doubling up to 5 s, for as long as
-//! it takes, and each such failure raises `unkey_failed` and shows in
-//! `radioDetail.message`. While the link is down it waits, and goes out first thing
-//! after the reconnect.
+//! asked again, up to three reads): a radio that says it is not transmitting ends the
+//! release (a NAK that lies, a lost ACK, or a radio that refused a key and never
+//! transmitted); one that says it is, or cannot be read, gets the unkey again after
+//! 250 ms, doubling up to 5 s, for as long as it takes, and each such failure raises
+//! `unkey_failed` and shows in `radioDetail.message`. While the link is down it waits,
+//! and goes out first thing after the reconnect.
 
 use std::time::Instant;
 
