@@ -251,11 +251,23 @@ impl ControlChannel {
                 );
                 self.reply_error(Some(&id), &e, ctx);
             }
+            Claim::Closed => {
+                let e = CommandError::new(
+                    ErrorCode::RadioUnavailable,
+                    "the server is shutting down: keying is closed",
+                );
+                self.reply_error(Some(&id), &e, ctx);
+            }
             Claim::Granted => {
                 let (app, me) = (self.app.clone(), self.id);
                 let done: Done = Box::new(move |ok| {
                     let keyed = app.radio.store().read(|c| c.radio.transmitting());
                     app.ptt.key_done(me, ok, keyed);
+                    if keyed && app.ptt.is_closed() {
+                        // keyed after the server began to stop (a key that was queued):
+                        // off again at once
+                        crate::web::ptt_watch::release(&app, "a key that ran during shutdown");
+                    }
                 });
                 self.submit(cmd, id, ctx, Some(done));
             }
