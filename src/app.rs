@@ -1,10 +1,11 @@
 //! Wiring: configuration -> simulated radio (when no real one is given) -> radio
 //! service -> meter pump -> web server; then wait for SIGINT / SIGTERM and shut down in
-//! order (web clients closed, PTT released, clean radio logout, simulator stopped).
+//! order (PTT released, web clients closed, clean radio logout, simulator stopped).
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::config::{RadioTarget, ServeConfig, SimCliConfig};
 use crate::lan::control::ControlConfig;
@@ -16,7 +17,7 @@ use crate::sim::rig::SimRigConfig;
 use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
 use crate::web::context::{AppCtx, WebConfig};
-use crate::web::ptt_watch::PttWatcher;
+use crate::web::ptt_watch::{PttWatcher, unkey_for_shutdown};
 use crate::web::server::{Ports, WebServer};
 use crate::web::tls::TlsProvider;
 
@@ -36,9 +37,11 @@ impl Running {
         self.web.addr()
     }
 
-    /// Shuts everything down in order.
+    /// Shuts everything down in order: the transmitter unkeyed (confirmed by the radio,
+    /// or [`UNKEY_WAIT`] passed), then the web clients closed, then the radio logged out.
     pub fn shutdown(self) {
         let Running { web, app, sim } = self;
+        unkey_for_shutdown(&app, UNKEY_WAIT);
         web.shutdown();
         app.meters.stop();
         app.radio.shutdown();
@@ -47,6 +50,10 @@ impl Running {
         }
     }
 }
+
+/// Longest wait at shutdown for the radio to confirm the unkey before the clients are
+/// closed (the release goes on meanwhile, and until the executor stops).
+pub const UNKEY_WAIT: Duration = Duration::from_secs(3);
 
 /// Knobs that the command line does not expose, for tests and benchmarks.
 #[derive(Debug, Clone, Default)]

@@ -13,6 +13,7 @@ use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
+use super::ws::tx_gate::TxCredits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
@@ -113,6 +114,8 @@ pub struct AppCtx {
     pub stream_stats: Arc<StreamStats>,
     /// Figures kept for `GET /metrics`.
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
+    pub tx_credits: TxCredits,
     next_id: AtomicU64,
 }
 
@@ -130,6 +133,7 @@ impl AppCtx {
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
             metrics: Arc::default(),
+            tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }
     }
