@@ -38,6 +38,32 @@ impl Target {
     }
 }
 
+/// How a command is rate limited per client (`radio/dispatch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateClass {
+    /// A setting (`set_*`): at most one per window per name and target; one that comes
+    /// sooner is answered `throttled` at once and the latest value is applied when the
+    /// window ends.
+    Setting,
+    /// An action (`vfo_swap`, `vfo_equalize`, `send_cw`, `ptt true`): at most one per
+    /// window per name; every one counts, so one that comes sooner waits its turn and
+    /// is answered when it ran.
+    Action,
+    /// An unkey (`ptt false`, `stop_cw`): ahead of everything, not limited.
+    Urgent,
+}
+
+impl RateClass {
+    /// The name the catalogue uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RateClass::Setting => "setting",
+            RateClass::Action => "action",
+            RateClass::Urgent => "urgent",
+        }
+    }
+}
+
 /// One value to write: a setting of the table, for a receiver, as a raw value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Write {
@@ -154,6 +180,18 @@ impl Command {
             self,
             Command::Ptt(false) | Command::Release | Command::Power(false)
         )
+    }
+
+    /// True for commands that stop a transmission (an unkey, power off, `stop_cw`):
+    /// they go to the radio before every other command.
+    pub fn is_urgent(&self) -> bool {
+        self.unkeys() || matches!(self, Command::StopCw)
+    }
+
+    /// True for commands that key the transmitter (`ptt true`, `send_cw`): an unkey
+    /// asked for before they reached the radio cancels them.
+    pub fn keys(&self) -> bool {
+        matches!(self, Command::Ptt(true) | Command::SendCw(_))
     }
 
     /// True for commands that need the radio switched on.

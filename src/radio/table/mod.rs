@@ -21,7 +21,7 @@ pub use check::{check_against, encode_write};
 pub use params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 
-use super::command::{Command, Target, Write};
+use super::command::{Command, RateClass, Target, Write};
 use super::error::{CommandError, ErrorCode};
 use crate::profile::{Feature, Profile, VfoScheme};
 use settings::SettingId;
@@ -67,8 +67,8 @@ pub struct CommandSpec {
     /// Where each parameter's current value shows in the state (custom commands; for
     /// `Write` rows it comes from the settings).
     pub state: &'static [(&'static str, &'static str)],
-    /// Rate limited per client and target (the `set_*` commands).
-    pub rate_limited: bool,
+    /// How it is rate limited per client (`ptt false` is urgent whatever its row says).
+    pub rate: RateClass,
 }
 
 impl CommandSpec {
