@@ -87,6 +87,9 @@ impl Write {
 pub enum Command {
     /// Write settings of the table (in order); `result` is the command's answer.
     Write {
+        /// The VFO the client named (A/B radios: selected first while the radio's
+        /// selection is not known).
+        vfo: Option<u8>,
         /// The values.
         writes: Vec<Write>,
         /// The `result` of a successful command.
@@ -163,6 +166,7 @@ impl Command {
     /// from the command table).
     pub fn write(id: SettingId, receiver: u8, raw: i64) -> Command {
         Command::Write {
+            vfo: None,
             writes: vec![Write { id, receiver, raw }],
             result: Value::Object(serde_json::Map::new()),
         }
@@ -194,6 +198,21 @@ impl Command {
         matches!(self, Command::Ptt(true) | Command::SendCw(_))
     }
 
+    /// The VFO a command names (A/B radios), if it names one.
+    pub fn named_vfo(&self) -> Option<u8> {
+        match self {
+            Command::SetFreq { target, .. }
+            | Command::SetMode { target, .. }
+            | Command::SetFilter { target, .. }
+            | Command::SetDataMode { target, .. } => match target {
+                Target::Vfo(v) => Some(*v),
+                _ => None,
+            },
+            Command::Write { vfo, .. } => *vfo,
+            _ => None,
+        }
+    }
+
     /// True for commands that need the radio switched on.
     pub fn needs_power(&self) -> bool {
         !matches!(
@@ -210,6 +229,7 @@ impl Command {
             (
                 Command::Write { writes: old, .. },
                 Command::Write {
+                    vfo,
                     writes: new,
                     result,
                 },
@@ -219,7 +239,11 @@ impl Command {
                     .filter(|o| !new.iter().any(|n| n.id == o.id && n.receiver == o.receiver))
                     .collect();
                 writes.extend(new);
-                Command::Write { writes, result }
+                Command::Write {
+                    vfo,
+                    writes,
+                    result,
+                }
             }
             (_, newer) => newer,
         }

@@ -128,6 +128,7 @@ fn f(hz: u64) -> Command {
 
 fn scope(writes: &[(SettingId, i64)]) -> Command {
     Command::Write {
+        vfo: None,
         writes: writes
             .iter()
             .map(|&(id, raw)| Write {

@@ -17,7 +17,7 @@ pub mod settings;
 
 use serde_json::{Map, Value};
 
-pub use check::{check_against, encode_write};
+pub use check::{check_against, cw_mode_allows, encode_write, tx_vfo};
 pub use params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 
@@ -211,7 +211,12 @@ pub fn parse(
                     );
                 }
             }
+            let vfo = match target {
+                Target::Vfo(v) => Some(v),
+                _ => None,
+            };
             Command::Write {
+                vfo,
                 writes,
                 result: Value::Object(result),
             }
