@@ -209,8 +209,9 @@ impl Flood {
     }
 }
 
-/// `n` `set_af_gain` commands, one every `every` (never inside one rate-limit window);
-/// returns the round trips of those answered ok and the refusals by code.
+/// `n` `set_af_gain` commands, each sent `every` after the one before it was sent (so
+/// never inside one rate-limit window: none is answered `throttled`); returns the round
+/// trips of those answered ok and the refusals by code.
 fn af_gain_latencies(
     w: &mut WebSocket<TcpStream>,
     n: usize,
@@ -223,7 +224,7 @@ fn af_gain_latencies(
         if let Some(wait) = next.checked_duration_since(Instant::now()) {
             std::thread::sleep(wait);
         }
-        next += every;
+        next = Instant::now() + every;
         let (v, d) = timed_cmd(
             w,
             &format!("{tag}{i}"),
@@ -231,6 +232,7 @@ fn af_gain_latencies(
             json!({"level": 100 + (i % 50)}),
         );
         if v["ok"] == true {
+            assert_ne!(v["result"]["throttled"], true, "paced apart: {v}");
             ok.push(d);
         } else {
             refused.push(v["error"].as_str().unwrap_or("?").to_string());
