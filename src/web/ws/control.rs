@@ -142,15 +142,27 @@ impl ControlChannel {
         let done = Arc::new(Mutex::new(done));
         let on_end = done.clone();
         let reply_id = id.clone();
+        // an answer given at once (throttled) is written like this thread's own replies,
+        // so that it counts towards the replies that hold further reading; a later one
+        // is queued from the executor's thread
+        let at_once: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(Some(Vec::new())));
+        let now = at_once.clone();
         let r = radio.submit(spec.name, spec.rate, cmd, move |r| {
             if let Some(f) = on_end.lock().take() {
                 f(r.is_ok());
             }
-            match r {
-                Ok(v) => handle.send_text(messages::ok(&reply_id, &v)),
-                Err(e) => handle.send_text(messages::fail(&reply_id, &e)),
+            let text = match r {
+                Ok(v) => messages::ok(&reply_id, &v),
+                Err(e) => messages::fail(&reply_id, &e),
+            };
+            match now.lock().as_mut() {
+                Some(texts) => texts.push(text),
+                None => handle.send_text(text),
             }
         });
+        for text in at_once.lock().take().unwrap_or_default() {
+            ctx.text(text);
+        }
         if let Err(e) = r {
             if let Some(f) = done.lock().take() {
                 f(false);
@@ -495,8 +507,8 @@ impl Channel for ControlChannel {
         // what the client asked for is still applied (each command in its window), even
         // if it is no longer there to see it
         self.radio = None;
-        // the owner may be transmitting, or have a key command still on its way (queued
-        // commands run in order, so this unkey follows it)
+        // the owner may be transmitting, or have a key command still queued (the release
+        // goes to the radio first, and a key queued before it is not sent)
         if self.app.ptt.owner() == Some(self.id) {
             log::warn!("ws client {} left while owning PTT: releasing PTT", self.id);
             self.app.ptt.unkeying();
