@@ -382,11 +382,6 @@ pub struct RadioClient {
 }
 
 impl RadioClient {
-    /// Its id in the queue.
-    pub fn id(&self) -> ClientId {
-        self.id
-    }
-
     /// Queues `cmd`, row `name` of the command table, rate limited as `class` for this
     /// client. `reply` is called exactly once, unless this returns an error (the
     /// client's queue is full: `radio_busy`; shutting down): with the result when the

@@ -87,16 +87,6 @@ impl SharedQueue {
         self.dispatcher.lock().poll_timeout(now)
     }
 
-    /// Commands waiting.
-    pub fn len(&self) -> usize {
-        self.dispatcher.lock().len()
-    }
-
-    /// True when no command waits.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Refuses everything from now on; what waits is answered "shutting down".
     pub fn close(&self) {
         let answers = self.dispatcher.lock().close();

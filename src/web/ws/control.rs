@@ -136,6 +136,12 @@ impl ControlChannel {
         done: Option<Done>,
     ) {
         let Some(radio) = self.radio.as_ref() else {
+            // not open yet, or closing: nothing is queued for it any more
+            let e = CommandError::new(ErrorCode::RadioUnavailable, "the connection is closing");
+            if let Some(f) = done {
+                f(false);
+            }
+            self.reply_error(Some(&id), &e, ctx);
             return;
         };
         let handle = ctx.handle.clone();
