@@ -174,9 +174,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         log::info!("bearer-token authentication is on for /api/*");
     }
     let app = Arc::new(AppCtx::new(radio.clone(), meters, web_cfg));
-    radio
-        .store()
-        .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    radio.watch(Arc::new(PttWatcher(Arc::downgrade(&app))));
     radio.store().subscribe(app.metrics.tx.clone());
     let ports = Ports {
         listen: cfg.listen,

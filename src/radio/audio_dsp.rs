@@ -19,6 +19,7 @@ use crossbeam_channel::{Receiver, Sender};
 use parking_lot::RwLock;
 
 use super::audio_pump::PcmBlock;
+use super::scope::SweepEdges;
 use super::scope_pump::ScopeOut;
 use super::state::StateStore;
 use crate::dsp::audio_fft::{AudioFft, Layout, PIXELS, Sideband};
@@ -168,8 +169,10 @@ pub struct DspInputs {
     pub scope: Arc<Fanout<ScopeOut>>,
     /// The current profile.
     pub profile: Arc<RwLock<Arc<Profile>>>,
-    /// The state (dial, mode; scope edges are kept current).
+    /// The state (dial, mode).
     pub store: Arc<StateStore>,
+    /// Where the scope's edges go (to the engine, the state's writer).
+    pub edges: Sender<SweepEdges>,
     /// Listener counts changed.
     pub changed: Receiver<()>,
     /// Closed when the radio shuts down.
@@ -393,12 +396,12 @@ impl Dsp {
         let (start, end) = layout.edges();
         if self.last_edges != Some((start, end)) {
             self.last_edges = Some((start, end));
-            self.inputs.store.modify(|c| {
-                let s = &mut c.radio.scope;
-                s.mode = Some(0);
-                s.start_freq = start;
-                s.end_freq = end;
-                s.out_of_range = false;
+            let _ = self.inputs.edges.send(SweepEdges {
+                receiver: 0,
+                mode: 0,
+                start_hz: start,
+                end_hz: end,
+                out_of_range: false,
             });
         }
         let frame = ScopeFrame {

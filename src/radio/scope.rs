@@ -28,6 +28,35 @@ pub struct ScopeSweep {
     pub pixels: Vec<u8>,
 }
 
+impl ScopeSweep {
+    /// What the sweep says about the scope's edges.
+    pub fn edges(&self) -> SweepEdges {
+        SweepEdges {
+            receiver: self.receiver,
+            mode: self.mode,
+            start_hz: self.start_hz,
+            end_hz: self.end_hz,
+            out_of_range: self.out_of_range,
+        }
+    }
+}
+
+/// The edges a sweep shows: the state's scope shows those of the last sweep of the
+/// receiver it shows (fed to the engine, the state's one writer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepEdges {
+    /// 0 MAIN, 1 SUB.
+    pub receiver: u8,
+    /// 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
+    pub mode: u8,
+    /// Lower edge, Hz.
+    pub start_hz: u64,
+    /// Upper edge, Hz.
+    pub end_hz: u64,
+    /// The radio said "out of range".
+    pub out_of_range: bool,
+}
+
 #[derive(Debug)]
 struct Partial {
     started: Instant,

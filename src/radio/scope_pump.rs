@@ -1,17 +1,18 @@
 //! The scope pump: assembles `27 00` frames into sweeps, rescales them to the web's
 //! 0..160, numbers them per receiver, encodes the binary scope frame once and hands it
-//! to every subscriber. It keeps the state's scope edges current and asks the radio for
+//! to every subscriber. It keeps the state's scope edges current (through the
+//! executor: the engine is the state's one writer) and asks the radio for
 //! wave data only while somebody listens (off again 2 s after the last one leaves).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use parking_lot::RwLock;
 
 use super::command::Command;
 use super::dispatch::SharedQueue;
-use super::scope::{ScopeAssembler, to_web_scale};
+use super::scope::{ScopeAssembler, SweepEdges, to_web_scale};
 use super::state::StateStore;
 use crate::hub::Fanout;
 use crate::profile::{Profile, ScopeSourceKind};
@@ -39,6 +40,7 @@ pub fn run(
     frames: Receiver<(Frame, Instant)>,
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
+    edges: Sender<SweepEdges>,
     fanout: Arc<Fanout<ScopeOut>>,
     jobs: Arc<SharedQueue>,
     count_changed: Receiver<usize>,
@@ -69,16 +71,10 @@ pub fn run(
                                 pixels: to_web_scale(&sweep.pixels, amp_max),
                             };
                             seq[r] = seq[r].wrapping_add(1);
-                            let meta = (sweep.receiver, sweep.mode, sweep.start_hz, sweep.end_hz, sweep.out_of_range);
+                            let meta = sweep.edges();
                             if last_meta != Some(meta) && store.read(|c| c.radio.scope.receiver) == sweep.receiver {
                                 last_meta = Some(meta);
-                                store.modify(|c| {
-                                    let s = &mut c.radio.scope;
-                                    s.mode = Some(sweep.mode);
-                                    s.start_freq = sweep.start_hz;
-                                    s.end_freq = sweep.end_hz;
-                                    s.out_of_range = sweep.out_of_range;
-                                });
+                                let _ = edges.send(meta);
                             }
                             let bytes = frame.emit();
                             fanout.publish(ScopeOut { frame, bytes, at: now });

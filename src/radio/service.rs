@@ -20,7 +20,10 @@ use super::dispatch::{ClientId, FailureSink, SharedQueue};
 use super::engine::unknown_radio;
 use super::engine::{Engine, Job};
 use super::error::{CommandError, ErrorCode};
-use super::executor::{self, CommandResult, ExecutorConfig, ExecutorInputs, ExecutorStats};
+use super::executor::{
+    self, CommandResult, EventWatcher, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
+    ExecutorStats, Watchers,
+};
 use super::scope_pump::{self, ScopeOut};
 use super::state::{StateContent, StateStore};
 use crate::hub::{Discard, Fanout, Subscription};
@@ -50,6 +53,7 @@ pub struct RadioConfig {
 pub struct Radio {
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
+    watchers: Watchers,
     queue: Arc<SharedQueue>,
     polls: Mutex<Option<Sender<Job>>>,
     stop: Mutex<Option<Sender<()>>>,
@@ -100,30 +104,38 @@ impl Radio {
             cfg.executor,
             profile.read().clone(),
             cfg.registry,
-            store.clone(),
+            initial_content(&profile.read()),
         );
         let tx_audio = engine.tx_audio_gate();
+        let (edges_tx, edges_rx) = crossbeam_channel::unbounded();
+        let watchers = Watchers::default();
         let inputs = ExecutorInputs {
             civ: civ_rx,
             link: ev_rx,
+            sweeps: edges_rx,
             queue: queue.clone(),
             doorbell,
             polls: polls_rx,
             stop: stop_rx,
         };
-        let executor = {
-            let (l, p, st) = (link.clone(), profile.clone(), exec_stats.clone());
-            std::thread::Builder::new()
-                .name("executor".into())
-                .spawn(move || executor::run(engine, inputs, l, p, st))?
+        let outputs = ExecutorOutputs {
+            link: link.clone(),
+            store: store.clone(),
+            watchers: watchers.clone(),
+            profile: profile.clone(),
+            stats: exec_stats.clone(),
         };
+        let executor = std::thread::Builder::new()
+            .name("executor".into())
+            .spawn(move || executor::run(engine, inputs, outputs))?;
         let scope: Arc<Fanout<ScopeOut>> = Fanout::new();
         let scope_counts = scope_pump::count_channel(&scope);
         let scope_thread = {
             let (p, s, f, j) = (profile.clone(), store.clone(), scope.clone(), queue.clone());
+            let e = edges_tx.clone();
             std::thread::Builder::new()
                 .name("scope-pump".into())
-                .spawn(move || scope_pump::run(scope_rx, p, s, f, j, scope_counts))?
+                .spawn(move || scope_pump::run(scope_rx, p, s, e, f, j, scope_counts))?
         };
         let audio: Arc<Fanout<PcmBlock>> = Fanout::new();
         let audio_counts = audio_pump::count_channel(&audio);
@@ -150,6 +162,7 @@ impl Radio {
                 scope: scope.clone(),
                 profile: profile.clone(),
                 store: store.clone(),
+                edges: edges_tx,
                 changed: dsp_changed,
                 stop: dsp_stop,
                 counters: dsp_counters.clone(),
@@ -161,6 +174,7 @@ impl Radio {
         Ok(Radio {
             profile,
             store,
+            watchers,
             queue,
             polls: Mutex::new(Some(polls_tx)),
             stop: Mutex::new(Some(stop_tx)),
@@ -186,6 +200,12 @@ impl Radio {
     /// The state store.
     pub fn store(&self) -> &Arc<StateStore> {
         &self.store
+    }
+
+    /// Has `watcher` told of the radio's events, on the executor's thread, before each
+    /// change is published.
+    pub fn watch(&self, watcher: Arc<dyn EventWatcher>) {
+        self.watchers.write().push(watcher);
     }
 
     /// Scope sweeps, for subscribers (subscribing turns the radio's scope output on).

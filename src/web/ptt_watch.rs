@@ -13,17 +13,18 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use crate::radio::command::Command;
-use crate::radio::state::{StateChange, StateSink};
+use crate::radio::events::RadioEvent;
+use crate::radio::executor::EventWatcher;
 use crate::web::context::AppCtx;
 
-/// The state sink that watches PTT (subscribed by `app.rs`).
+/// Watches the radio's events for PTT (registered by `app.rs`): it runs on the
+/// executor's thread, before the change is published, so that nobody sees PTT off while
+/// the owner is still set.
 pub struct PttWatcher(pub Weak<AppCtx>);
 
-impl StateSink for PttWatcher {
-    fn on_change(&self, change: &Arc<StateChange>) {
-        let unkeyed = change
-            .events
-            .contains(&crate::radio::events::RadioEvent::Ptt(Some(false)));
+impl EventWatcher for PttWatcher {
+    fn on_events(&self, events: &[RadioEvent]) {
+        let unkeyed = events.contains(&RadioEvent::Ptt(Some(false)));
         if unkeyed && let Some(app) = self.0.upgrade() {
             app.ptt.clear();
             mod_input_unkeyed(&app);

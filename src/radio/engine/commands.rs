@@ -107,7 +107,7 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
     let mut finally = Vec::new();
     for w in writes {
         let s = w.setting();
-        let (rx, data) = match cx.store.read(|c| encode_write(w, &c.radio)) {
+        let (rx, data) = match cx.state.read(|c| encode_write(w, &c.radio)) {
             Ok(x) => x,
             Err(e) => return Script::fail(e),
         };

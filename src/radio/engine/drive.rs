@@ -7,6 +7,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::proc::{self, Cx, Effect, Procedure, Step};
+use super::timers::Timer;
 use super::{
     CommandResult, Engine, Internal, Job, Origin, Running, commands, fetch, safety, tuning,
 };
@@ -30,29 +31,29 @@ impl Engine {
                     let mut effects = Vec::new();
                     let mut cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut effects,
                         transceive: &[],
                     };
                     commands::procedure(&mut cx, &Command::ScopeOutput(true))
                 }
                 Internal::WidthRefresh(rx) => {
-                    let cx = Cx {
+                    let mut cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut Vec::new(),
                         transceive: &[],
                     };
-                    Box::new(tuning::width_refresh(&cx, rx))
+                    Box::new(tuning::width_refresh(&mut cx, rx))
                 }
                 Internal::ScopeRefresh => {
+                    let rx = self.state.read(|c| c.radio.scope.receiver);
                     let cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut Vec::new(),
                         transceive: &[],
                     };
-                    let rx = self.store.read(|c| c.radio.scope.receiver);
                     let reads = fetch::scope_reads(&cx, rx);
                     let items = reads
                         .into_iter()
@@ -86,7 +87,7 @@ impl Engine {
             let proc = {
                 let mut cx = Cx {
                     profile: &self.profile,
-                    store: &self.store,
+                    state: &mut self.state,
                     effects: &mut effects,
                     transceive: &[],
                 };
@@ -103,8 +104,8 @@ impl Engine {
             origin,
             pending: None,
             last: None,
-            sleep_until: None,
         });
+        self.timers.stop(Timer::Sleep);
         true
     }
 
@@ -131,7 +132,7 @@ impl Engine {
             let Some(r) = self.running.as_mut() else {
                 break;
             };
-            if r.sleep_until.is_some_and(|t| now < t) {
+            if self.timers.is_set(Timer::Sleep) && !self.timers.expire(Timer::Sleep, now) {
                 break;
             }
             if r.pending.is_none() {
@@ -140,7 +141,7 @@ impl Engine {
                 let step = {
                     let mut cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut effects,
                         transceive: &self.transceive,
                     };
@@ -148,7 +149,7 @@ impl Engine {
                 };
                 match step {
                     Step::Send { req, retry } => r.pending = Some((req, retry)),
-                    Step::Sleep(d) => r.sleep_until = Some(now + d),
+                    Step::Sleep(d) => self.timers.set(Timer::Sleep, now + d),
                     Step::Done(result) => {
                         let done = self.running.take().expect("running");
                         self.effects(effects, now);

@@ -194,7 +194,7 @@ impl Fetch {
         let profile = cx.profile;
         let replies = std::mem::take(&mut self.replies);
         let during = cx.transceive;
-        cx.store.modify(|c| {
+        cx.state.modify(|c| {
             let scope = c.radio.scope.clone();
             c.radio.forget();
             let s = &mut c.radio.scope;
@@ -223,7 +223,7 @@ impl Fetch {
 impl Procedure for Fetch {
     fn step(&mut self, cx: &mut Cx, last: Option<Outcome>) -> Step {
         if self.scratch.is_none() {
-            self.scratch = Some(cx.store.read(|c| c.clone()));
+            self.scratch = Some(cx.state.read(|c| c.clone()));
             self.plan_power(cx);
         }
         if let (Some(read), Some(outcome)) = (self.current.take(), last) {
@@ -270,7 +270,7 @@ impl Procedure for Fetch {
             let scratch = self
                 .scratch
                 .clone()
-                .unwrap_or_else(|| cx.store.read(|c| c.clone()));
+                .unwrap_or_else(|| cx.state.read(|c| c.clone()));
             match self.stage {
                 Stage::Power => {
                     self.stage = Stage::Selection;

@@ -71,7 +71,7 @@ impl Procedure for ReadMeters {
             }
             let req = CivRequest::read(cx.addr(), cmd::METER, &[sub]);
             let req = if matches!(kind, MeterKind::Smeter | MeterKind::SmeterSub) {
-                let selected = cx.store.read(|c| selected_receiver(&c.radio)) == rx;
+                let selected = cx.state.read(|c| selected_receiver(&c.radio)) == rx;
                 match route(cx, rx, req.clone(), false) {
                     Some(r) => {
                         let wrapped = r.req != req;

@@ -39,7 +39,7 @@ impl Procedure for ReadModInput {
     fn step(&mut self, cx: &mut Cx, last: Option<Outcome>) -> Step {
         match (self.asked, last) {
             (None, _) => {
-                let Some(data_mode) = cx.store.read(|c| c.radio.main.data_mode) else {
+                let Some(data_mode) = cx.state.read(|c| c.radio.main.data_mode) else {
                     return Step::Done(Err(CommandError::new(
                         ErrorCode::RadioUnavailable,
                         "the DATA mode is not known yet",

@@ -127,7 +127,7 @@ impl Power {
     /// The radio is in the state asked for.
     fn switched(&self, cx: &mut Cx, result: Value) -> Step {
         let on = self.on;
-        cx.store.modify(|c| {
+        cx.state.modify(|c| {
             c.radio.power_on = Some(on);
             if !on {
                 c.radio.ptt = Some(false);
@@ -152,7 +152,7 @@ impl Procedure for Power {
         let on = self.on;
         match (std::mem::replace(&mut self.phase, PowerPhase::Start), last) {
             (PowerPhase::Start, _) => {
-                let (power_on, ptt) = cx.store.read(|c| (c.radio.power_on, c.radio.ptt));
+                let (power_on, ptt) = cx.state.read(|c| (c.radio.power_on, c.radio.ptt));
                 if power_on == Some(on) {
                     return Step::Done(Ok(self.result()));
                 }
@@ -169,7 +169,7 @@ impl Procedure for Power {
                 self.switch(cx)
             }
             (PowerPhase::Unkeying, Some(Ok(_))) => {
-                cx.store.modify(|c| c.radio.ptt = Some(false));
+                cx.state.modify(|c| c.radio.ptt = Some(false));
                 self.switch(cx)
             }
             (PowerPhase::Unkeying, outcome) => {
@@ -214,7 +214,7 @@ impl Procedure for Power {
                         self.switched(cx, r)
                     }
                     Some(Some(true)) => {
-                        cx.store.modify(|c| c.radio.power_on = Some(true));
+                        cx.state.modify(|c| c.radio.power_on = Some(true));
                         if self.unkey_failed {
                             cx.effects.push(Effect::Release);
                         }
@@ -223,7 +223,7 @@ impl Procedure for Power {
                     _ if read_again(last.as_ref(), tries) => self.read_back(cx, error, tries + 1),
                     _ => {
                         // a radio in standby says nothing: off, most likely, but unknown
-                        cx.store.modify(|c| c.radio.power_on = None);
+                        cx.state.modify(|c| c.radio.power_on = None);
                         if self.unkey_failed {
                             cx.effects.push(Effect::Release);
                         }
@@ -282,14 +282,14 @@ impl Procedure for PttKey {
                 }
             }
             (PttPhase::Keying, Some(Ok(_))) => {
-                cx.store.modify(|c| c.radio.ptt = Some(on));
+                cx.state.modify(|c| c.radio.ptt = Some(on));
                 Step::Done(Ok(json!({"state": on})))
             }
             (PttPhase::Keying, Some(Err(e))) => {
                 // the radio may have acted all the same (a NAK that lies, a lost
                 // answer): nobody knows until it is asked
                 log::warn!("ptt {on}: {e}; reading PTT back from the radio");
-                cx.store.modify(|c| c.radio.ptt = None);
+                cx.state.modify(|c| c.radio.ptt = None);
                 self.read_back(cx, e, 1)
             }
             (PttPhase::ReadingBack { error, tries }, last) => {
@@ -299,7 +299,7 @@ impl Procedure for PttKey {
                     .and_then(ptt_reply)
                 {
                     Some(keyed) => {
-                        cx.store.modify(|c| c.radio.ptt = Some(keyed));
+                        cx.state.modify(|c| c.radio.ptt = Some(keyed));
                         log::info!(
                             "ptt {on}: PTT read back {}",
                             if keyed { "keyed" } else { "not keyed" }

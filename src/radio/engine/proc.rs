@@ -13,7 +13,7 @@ use crate::profile::{Profile, VfoScheme};
 use crate::radio::apply::{apply_frame_to, selected_receiver};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
-use crate::radio::state::{StateContent, StateStore};
+use crate::radio::state::{StateContent, TrackedState};
 use crate::wire::civ::{Frame, cmd};
 
 /// The outcome of one request: the answer (ACK or data), or why there is none.
@@ -54,8 +54,8 @@ pub enum Effect {
 pub struct Cx<'a> {
     /// The profile.
     pub profile: &'a Profile,
-    /// The state.
-    pub store: &'a StateStore,
+    /// The state (the engine's: changes made here are published in order).
+    pub state: &'a mut TrackedState,
     /// Requests for the engine.
     pub effects: &'a mut Vec<Effect>,
     /// Transceive frames applied since the procedure started (oldest first).
@@ -174,9 +174,9 @@ impl Procedure for Script {
                     Then::Nothing => {}
                     Then::Apply(rx) => {
                         let profile = cx.profile;
-                        cx.store.modify(|c| apply_frame_to(c, profile, &f, rx));
+                        cx.state.modify(|c| apply_frame_to(c, profile, &f, rx));
                     }
-                    Then::Set(change) => cx.store.modify(change),
+                    Then::Set(change) => cx.state.modify(change),
                 },
                 Err(e) if e.code == ErrorCode::RadioRejected && item.optional => {}
                 Err(e) => {
@@ -242,7 +242,7 @@ pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Rou
             after: Vec::new(),
         });
     }
-    let selected = cx.store.read(|c| selected_receiver(&c.radio));
+    let selected = cx.state.read(|c| selected_receiver(&c.radio));
     if p.vfo.scheme == VfoScheme::Ab || receiver == selected {
         return Some(Route {
             before: Vec::new(),

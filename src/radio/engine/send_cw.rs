@@ -73,7 +73,7 @@ impl Procedure for SendCw {
     fn step(&mut self, cx: &mut Cx, last: Option<Outcome>) -> Step {
         match self.phase {
             Phase::Start => {
-                let s = cx.store.read(|c| c.radio.clone());
+                let s = cx.state.read(|c| c.radio.clone());
                 let (label, mode) = tx_vfo(&s);
                 if s.split == Some(true) && vfo::has_unselected(cx.profile) {
                     self.phase = Phase::ReadingTx;
@@ -85,11 +85,11 @@ impl Procedure for SendCw {
                 self.send_if(cx, &label, mode)
             }
             Phase::ReadingTx => {
-                let label = cx.store.read(|c| tx_vfo(&c.radio).0);
+                let label = cx.state.read(|c| tx_vfo(&c.radio).0);
                 match last {
                     Some(Ok(f)) => {
                         let profile = cx.profile;
-                        cx.store.modify(|c| apply_frame(c, profile, &f));
+                        cx.state.modify(|c| apply_frame(c, profile, &f));
                         let mode = mode_of(cx, &f);
                         self.send_if(cx, &label, mode)
                     }

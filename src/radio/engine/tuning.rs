@@ -32,7 +32,7 @@ pub fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
     };
     let result = json!({"vfo": target.label(), "freq": hz});
     let then = Then::Set(Box::new(move |c| apply::set_freq(&mut c.radio, target, hz)));
-    match cx.store.read(|c| sel_for_target(&c.radio, target)) {
+    match cx.state.read(|c| sel_for_target(&c.radio, target)) {
         None => Script::fail(unknown("the selected VFO")),
         Some(0) => Script::new(
             vec![Item::set(CivRequest::set(addr, cmd::SET_FREQ, &bcd), then)],
@@ -78,7 +78,7 @@ pub fn set_mode(
     data: Option<u8>,
 ) -> Script {
     let addr = cx.addr();
-    let Some((_, cur_mode, cur_filter, cur_data)) = cx.store.read(|c| vfo_of(&c.radio, target))
+    let Some((_, cur_mode, cur_filter, cur_data)) = cx.state.read(|c| vfo_of(&c.radio, target))
     else {
         return Script::fail(CommandError::new(
             ErrorCode::NotSupported,
@@ -95,7 +95,7 @@ pub fn set_mode(
         ));
     };
     let filter = filter.or(cur_filter);
-    let sel = cx.store.read(|c| sel_for_target(&c.radio, target));
+    let sel = cx.state.read(|c| sel_for_target(&c.radio, target));
     let with_filter = civ::has_filter(code);
     let fil = filter.and_then(|f| civ::bcd_byte(f).ok());
     let new_data = data.or(cur_data);
@@ -162,7 +162,7 @@ pub fn set_mode(
         "vfo": target.label(), "mode": mode, "filter": filter.map(|f| format!("FIL{f}")),
         "data": new_data,
     });
-    if let Some(rx) = cx.store.read(|c| width_receiver(&c.radio, target)) {
+    if let Some(rx) = cx.state.read(|c| width_receiver(&c.radio, target)) {
         cx.effects.push(Effect::WidthStale(rx));
     }
     Script::new(items, result).finally(finally)
@@ -182,12 +182,12 @@ fn width_receiver(s: &RadioState, target: Target) -> Option<u8> {
 /// radio keeps one per mode and filter and reports none of it): plainly or through
 /// command 29; a receiver that could only be read by changing the operator's selection
 /// has its width marked unknown instead.
-pub fn width_refresh(cx: &Cx, rx: u8) -> Script {
+pub fn width_refresh(cx: &mut Cx, rx: u8) -> Script {
     let req = CivRequest::read(cx.addr(), cmd::EXT, &[cmd::ext::FILTER_WIDTH]);
     match route(cx, rx, req, false) {
         Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], json!({})),
         None => {
-            cx.store.modify(|c| {
+            cx.state.modify(|c| {
                 if let Some(r) = c.radio.receiver_mut(rx) {
                     r.filter_width = None;
                 }

@@ -88,7 +88,7 @@ pub fn switch_to(cx: &Cx, index: u8) -> (Item, Item) {
 /// DATA mode of its target when it needs them and they are not known. `None`: nothing.
 pub fn prepare(cx: &mut Cx, command: &Command) -> Option<Vec<Item>> {
     let p = cx.profile;
-    let s = cx.store.read(|c| c.radio.clone());
+    let s = cx.state.read(|c| c.radio.clone());
     if p.vfo.scheme == VfoScheme::Ab
         && let Some(v) = command.named_vfo()
         && selected_vfo(&s).is_none()

@@ -1,11 +1,14 @@
-//! The radio's state: the typed content ([`content`]) and the store that holds it with
-//! its revision, deltas and subscribers ([`store`]).
+//! The radio's state: the typed content ([`content`]), as its one writer holds it
+//! ([`tracked`]: each change recorded with its events) and as the store publishes it
+//! with its revision, deltas and subscribers ([`store`]).
 
 mod content;
 mod store;
+mod tracked;
 
 pub use content::{
     Agc, Connection, RadioDetail, RadioState, RadioStatus, ReceiverState, ScopeSpeed, ScopeState,
     Selected, StateContent, Tuner, VfoState, WsClients,
 };
 pub use store::{Snapshot, StateChange, StateSink, StateStore};
+pub use tracked::{StateUpdate, TrackedState};

@@ -453,7 +453,7 @@ impl Channel for ControlChannel {
             }
         };
         ctx.text(messages::hello(&self.app.radio.profile(), &session));
-        self.app.radio.store().modify(|c| c.ws_clients.control += 1);
+        self.app.radio.store().modify_clients(|w| w.control += 1);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
@@ -533,7 +533,7 @@ impl Channel for ControlChannel {
         self.app
             .radio
             .store()
-            .modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
+            .modify_clients(|w| w.control = w.control.saturating_sub(1));
     }
 }
 

@@ -191,7 +191,7 @@ impl Channel for ScopeChannel {
             ctx.close(1008, "this radio has no scope");
             return;
         }
-        self.app.radio.store().modify(|c| c.ws_clients.scope += 1);
+        self.app.radio.store().modify_clients(|w| w.scope += 1);
         self.counted = true;
         ctx.set_send_buffer(SEND_BUFFER);
         ctx.set_unsent_limit(UNSENT_LIMIT);
@@ -298,7 +298,7 @@ impl Channel for ScopeChannel {
             self.app
                 .radio
                 .store()
-                .modify(|c| c.ws_clients.scope = c.ws_clients.scope.saturating_sub(1));
+                .modify_clients(|w| w.scope = w.scope.saturating_sub(1));
         }
     }
 }

@@ -210,7 +210,7 @@ fn without_25_26_the_other_vfo_is_reached_by_selecting_it() {
 fn a_mode_change_reads_an_unknown_filter_first() {
     for model in ["ic7610", "ic9700"] {
         let mut p = Pair::ready(model);
-        p.store.modify(|c| {
+        p.engine.state.modify(|c| {
             let sub = c.radio.sub.as_mut().unwrap();
             (sub.filter, sub.data_mode) = (None, None);
         });
