@@ -233,6 +233,15 @@ impl Engine {
         }
     }
 
+    /// The transmitter has been keyed for the longest transmission allowed.
+    pub(super) fn tx_timed_out(&mut self, now: Instant) {
+        log::warn!(
+            "transmit timeout ({:?}): releasing PTT",
+            self.cfg.tx_timeout
+        );
+        self.start_release(Reason::TxTimeout, None, now);
+    }
+
     /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
     /// until [`Engine::is_settled`] or its deadline).
     pub fn shutdown(&mut self, now: Instant) {

@@ -5,7 +5,6 @@
 
 use std::time::Instant;
 
-use super::safety;
 use super::{Engine, Internal, LateAnswers, hex};
 use crate::lan::link::LinkState;
 use crate::radio::error::{CommandError, ErrorCode};
@@ -85,11 +84,7 @@ impl Engine {
         self.timers.expire(Timer::Pacing, now);
         self.timers.expire(Timer::Sleep, now);
         if self.timers.expire(Timer::TxTimeout, now) {
-            log::warn!(
-                "transmit timeout ({:?}): releasing PTT",
-                self.cfg.tx_timeout
-            );
-            self.start_release(safety::Reason::TxTimeout, None, now);
+            self.tx_timed_out(now);
         }
         // what ended above may leave the engine idle with the probe due
         self.drive(now);
