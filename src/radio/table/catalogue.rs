@@ -60,9 +60,7 @@ fn param_json(ps: &ParamSpec, profile: &Profile) -> Value {
 fn filter_widths_by_mode(profile: &Profile) -> Value {
     let mut m = Map::new();
     for mode in &profile.modes.list {
-        let Some(code) = civ::mode_code(mode) else {
-            continue;
-        };
+        let code = mode.code();
         let Some((min, max)) = civ::width_range(code) else {
             continue;
         };
@@ -70,7 +68,7 @@ fn filter_widths_by_mode(profile: &Profile) -> Value {
             .filter_map(|i| civ::width_of_index(code, i))
             .collect();
         m.insert(
-            mode.clone(),
+            mode.name().to_string(),
             json!({"min": min, "max": max, "values": widths}),
         );
     }

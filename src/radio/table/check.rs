@@ -29,21 +29,17 @@ pub fn encode_write(w: &Write, s: &RadioState) -> Result<(u8, Vec<u8>), CommandE
         Place::Global => 0,
         _ => w.receiver,
     };
-    let mode = s.receiver(rx).and_then(|r| r.mode.clone());
-    let ctx = CodecCtx {
-        mode: mode.as_deref().and_then(civ::mode_code),
-    };
+    let mode = s.receiver(rx).and_then(|r| r.mode);
+    let ctx = CodecCtx { mode };
     let Some(bytes) = setting.codec.encode(w.raw, ctx) else {
         let why = match (setting.id, mode) {
-            (SettingId::FilterWidth, Some(m)) => {
-                match civ::mode_code(&m).and_then(civ::width_range) {
-                    Some((lo, hi)) => format!(
-                        "{} Hz is not a filter width of {m}; allowed {lo}..{hi} Hz (see byMode)",
-                        w.raw
-                    ),
-                    None => format!("{m} has a fixed filter width"),
-                }
-            }
+            (SettingId::FilterWidth, Some(m)) => match civ::width_range(m.code()) {
+                Some((lo, hi)) => format!(
+                    "{} Hz is not a filter width of {m}; allowed {lo}..{hi} Hz (see byMode)",
+                    w.raw
+                ),
+                None => format!("{m} has a fixed filter width"),
+            },
             (SettingId::FilterWidth, None) => return Err(unknown("the receiver's mode")),
             _ => format!("{} cannot be encoded", w.raw),
         };
@@ -73,11 +69,9 @@ pub fn check_against(cmd: &Command, s: &RadioState) -> Result<(), CommandError> 
             Ok(())
         }
         Command::SendCw(_) => {
-            let mode = s
-                .receiver(selected_receiver(s))
-                .and_then(|r| r.mode.clone());
-            match mode.as_deref() {
-                Some("CW" | "CW-R") => Ok(()),
+            let mode = s.receiver(selected_receiver(s)).and_then(|r| r.mode);
+            match mode {
+                Some(m) if m.is_cw() => Ok(()),
                 Some(m) => Err(CommandError::param(
                     "text",
                     format!("CW is sent in mode CW or CW-R; the selected receiver is in {m}"),

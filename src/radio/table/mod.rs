@@ -9,11 +9,10 @@
 pub mod catalogue;
 mod check;
 pub mod codec;
-#[macro_use]
-mod fields;
 mod params;
 mod rows;
 pub mod settings;
+pub mod values;
 
 use serde_json::{Map, Value};
 
@@ -89,7 +88,7 @@ impl CommandSpec {
         match self.action {
             Action::Write(ws) => ws
                 .iter()
-                .map(|(p, id)| (*p, settings::Setting::of(*id).field.path))
+                .map(|(p, id)| (*p, settings::Setting::of(*id).path))
                 .collect(),
             Action::Build(_) => self.state.to_vec(),
         }

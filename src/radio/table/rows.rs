@@ -44,8 +44,7 @@ fn modes(p: &Profile) -> Allowed {
         p.modes
             .list
             .iter()
-            .enumerate()
-            .map(|(i, m)| (m.clone(), i as i64))
+            .map(|m| (m.name().to_string(), i64::from(m.code())))
             .collect(),
     )
 }
@@ -90,7 +89,7 @@ fn filter_widths(p: &Profile) -> Allowed {
         .modes
         .list
         .iter()
-        .filter_map(|m| civ::width_range(civ::mode_code(m)?))
+        .filter_map(|m| civ::width_range(m.code()))
         .fold((u32::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
     Allowed::Range {
         min: i64::from(lo.min(hi)),
@@ -140,8 +139,7 @@ fn filter_of(a: &Args) -> Option<u8> {
 fn build_set_mode(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
     let mode = a
         .raw("mode")
-        .and_then(|i| p.modes.list.get(i as usize))
-        .cloned()
+        .and_then(|code| p.mode_of_code(u8::try_from(code).ok()?))
         .ok_or_else(|| CommandError::param("mode", "required (a string)"))?;
     Ok(Command::SetMode {
         target,

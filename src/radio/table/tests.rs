@@ -2,6 +2,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::profile::ProfileRegistry;
+use crate::wire::civ::Mode;
 
 fn parse_on(model: &str, name: &str, params: Value) -> Result<Command, CommandError> {
     let p = ProfileRegistry::embedded().get(model).unwrap();
@@ -50,7 +51,7 @@ fn valid_commands() {
         .unwrap(),
         Command::SetMode {
             target: Target::Receiver(0),
-            mode: "CW-R".into(),
+            mode: Mode::CwR,
             filter: Some(2)
         }
     );
@@ -312,9 +313,9 @@ fn events_show_values_as_the_state_does() {
     // `ref_db` parameter are in dB
     let p = ProfileRegistry::embedded().get("ic7610").unwrap();
     let mut radio = crate::radio::engine::unknown_radio(&p);
-    radio.scope.ref_tenths_db = Some(-25);
+    radio.scope.settings.ref_db = Some(values::Tenths(-25));
     let s = settings::Setting::of(settings::SettingId::ScopeRef);
-    assert_eq!((s.field.get)(&radio, 0), Some(json!(-2.5)));
+    assert_eq!(radio.setting(s.id, 0), Some(json!(-2.5)));
     assert_eq!(s.key, "ref_db");
     let shown = serde_json::to_value(&radio.scope).unwrap();
     assert_eq!(shown["refDb"], json!(-2.5));
