@@ -52,6 +52,12 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         .iter()
         .map(|(k, v)| (k.name().to_string(), json!(v)))
         .collect();
+    let meter_ids: Map<String, Value> = p
+        .meters
+        .list
+        .iter()
+        .map(|m| (m.name().to_string(), json!(m.web_id())))
+        .collect();
     json!({
         "model": p.model(),
         "id": p.id(),
@@ -81,6 +87,7 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         "preampValues": p.preamp.values,
         "power": {"minWatts": p.power.min_watts, "maxWatts": p.power.max_watts, "levelMax": 255},
         "meters": p.meters.list,
+        "meterIds": meter_ids,
         "tags": capability_tags(p),
         "hasScope": p.scope.source != ScopeSourceKind::None,
         "hasAudio": p.has_feature(Feature::Audio),

@@ -2,7 +2,7 @@
 
 use super::params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
-use super::{Action, CommandSpec, TargetKind};
+use super::{Action, CommandSpec, Group, TargetKind};
 use crate::profile::{Feature, Profile};
 use crate::radio::command::{Command, Target};
 use crate::radio::error::CommandError;
@@ -105,6 +105,40 @@ fn cw_text(_: &Profile) -> Allowed {
     }
 }
 
+fn data_label(d: i64) -> String {
+    if d == 0 {
+        "Off".into()
+    } else {
+        format!("D{d}")
+    }
+}
+
+fn preamp_label(level: i64) -> String {
+    if level == 0 {
+        "Off".into()
+    } else {
+        format!("P{level}")
+    }
+}
+
+fn att_label(db: i64) -> String {
+    if db == 0 {
+        "Off".into()
+    } else {
+        format!("{db} dB")
+    }
+}
+
+/// A half-span as the scope's control shows it (`±2.5k`, `±1M`).
+fn span_label(hz: i64) -> String {
+    let (v, suffix) = match hz {
+        1_000_000.. => (hz as f64 / 1e6, "M"),
+        1_000.. => (hz as f64 / 1e3, "k"),
+        _ => (hz as f64, ""),
+    };
+    format!("±{v}{suffix}")
+}
+
 fn ranges(profile: &Profile) -> String {
     profile
         .freq_ranges
@@ -192,6 +226,8 @@ const fn custom(
         action: Action::Build(build),
         state,
         rate_limited: is_set(name),
+        label: "",
+        group: Group::Rx,
     }
 }
 
@@ -212,9 +248,12 @@ const fn write(
         action: Action::Write(writes),
         state: &[],
         rate_limited: true,
+        label: "",
+        group: Group::Rx,
     }
 }
 
+use Group::{Cw, Rx, Scope, Tuning, Tx, Vfo};
 use TargetKind::{None as Global, Receiver, ScopeReceiver};
 
 /// Every command clients may send.
@@ -227,7 +266,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("freq", true, Domain::Profile(freq_bounds)).unit("Hz")],
         build_set_freq,
         &[("freq", "freqHz")],
-    ),
+    )
+    .shown("Frequency", Tuning),
     custom(
         "set_mode",
         "Operating mode (and optionally filter)",
@@ -239,7 +279,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         build_set_mode,
         &[("mode", "mode"), ("filter", "filter")],
-    ),
+    )
+    .shown("Mode", Tuning),
     custom(
         "set_filter",
         "IF filter FIL1..FIL3",
@@ -248,16 +289,18 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[string("filter", true, Domain::Profile(filters))],
         build_set_filter,
         &[("filter", "filter")],
-    ),
+    )
+    .shown("Filter", Tuning),
     custom(
         "set_data_mode",
         "DATA mode: 0 off, 1..3 D1..D3",
         Some(Feature::DataMode),
         Receiver,
-        &[int("data", true, Domain::Profile(data_modes))],
+        &[int("data", true, Domain::Profile(data_modes)).labels_with(data_label)],
         build_set_data_mode,
         &[("data", "dataMode")],
-    ),
+    )
+    .shown("Data", Rx),
     CommandSpec {
         rate_limited: false,
         ..custom(
@@ -269,28 +312,34 @@ pub static COMMANDS: &[CommandSpec] = &[
             |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
             &[("state", "ptt")],
         )
-    },
+    }
+    .shown("PTT", Tx),
     write(
         "set_power",
         "RF output power level",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::Power)],
-    ),
+    )
+    .shown("Power", Tx),
     write(
         "set_att",
         "Attenuator",
         Receiver,
-        &[int("db", true, Domain::Profile(att_values)).unit("dB")],
+        &[int("db", true, Domain::Profile(att_values))
+            .unit("dB")
+            .labels_with(att_label)],
         &[("db", SettingId::Att)],
-    ),
+    )
+    .shown("ATT", Rx),
     write(
         "set_preamp",
         "Preamp (0 off)",
         Receiver,
-        &[int("level", true, Domain::Profile(preamp_values))],
+        &[int("level", true, Domain::Profile(preamp_values)).labels_with(preamp_label)],
         &[("level", SettingId::Preamp)],
-    ),
+    )
+    .shown("Preamp", Rx),
     CommandSpec {
         rate_limited: false,
         ..custom(
@@ -302,7 +351,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             |_, _, _| Ok(Command::VfoSwap),
             &[],
         )
-    },
+    }
+    .shown("Swap", Vfo),
     CommandSpec {
         rate_limited: false,
         ..custom(
@@ -314,7 +364,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             |_, _, _| Ok(Command::VfoEqualize),
             &[],
         )
-    },
+    }
+    .shown("Equalize", Vfo),
     custom(
         "set_band",
         "Band change by band stack register code (capabilities bsrCode)",
@@ -323,28 +374,32 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("band", true, Domain::Range(0, 255, 1))],
         |a, _, _| Ok(Command::SetBand(a.raw("band").unwrap_or(0) as u8)),
         &[],
-    ),
+    )
+    .shown("Band", Tuning),
     write(
         "set_af_gain",
         "AF (volume) gain",
         Receiver,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::AfGain)],
-    ),
+    )
+    .shown("AF gain", Rx),
     write(
         "set_rf_gain",
         "RF gain",
         Receiver,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::RfGain)],
-    ),
+    )
+    .shown("RF gain", Rx),
     write(
         "set_squelch",
         "Squelch level",
         Receiver,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::Squelch)],
-    ),
+    )
+    .shown("Squelch", Rx),
     write(
         "set_agc",
         "AGC time constant",
@@ -355,49 +410,58 @@ pub static COMMANDS: &[CommandSpec] = &[
             Domain::Choices(&[("fast", 1), ("mid", 2), ("slow", 3)]),
         )],
         &[("mode", SettingId::Agc)],
-    ),
+    )
+    .shown("AGC", Rx),
     write(
         "set_nb",
         "Noise blanker on/off and level",
         Receiver,
         &[boolean("on", true), int("level", false, LEVEL)],
         &[("on", SettingId::Nb), ("level", SettingId::NbLevel)],
-    ),
+    )
+    .shown("NB", Rx),
     write(
         "set_nr",
         "Noise reduction on/off and level",
         Receiver,
         &[boolean("on", true), int("level", false, LEVEL)],
         &[("on", SettingId::Nr), ("level", SettingId::NrLevel)],
-    ),
+    )
+    .shown("NR", Rx),
     write(
         "set_auto_notch",
         "Auto notch",
         Receiver,
         &[boolean("on", true)],
         &[("on", SettingId::AutoNotch)],
-    ),
+    )
+    .shown("Notch", Rx),
     write(
         "set_filter_width",
         "IF filter width (allowed widths depend on the mode: see byMode)",
         Receiver,
-        &[int("hz", true, Domain::Profile(filter_widths)).unit("Hz")],
+        &[int("hz", true, Domain::Profile(filter_widths))
+            .unit("Hz")
+            .title("Width")],
         &[("hz", SettingId::FilterWidth)],
-    ),
+    )
+    .shown("Width", Rx),
     write(
         "set_split",
         "Split",
         Global,
         &[boolean("on", true)],
         &[("on", SettingId::Split)],
-    ),
+    )
+    .shown("Split", Vfo),
     write(
         "set_dual_watch",
         "Dual watch",
         Global,
         &[boolean("on", true)],
         &[("on", SettingId::DualWatch)],
-    ),
+    )
+    .shown("Dual watch", Vfo),
     CommandSpec {
         need_one: true,
         ..write(
@@ -406,11 +470,14 @@ pub static COMMANDS: &[CommandSpec] = &[
             Global,
             &[
                 boolean("on", false),
-                int("offset_hz", false, Domain::Range(-9999, 9999, 1)).unit("Hz"),
+                int("offset_hz", false, Domain::Range(-9999, 9999, 1))
+                    .unit("Hz")
+                    .title("Offset"),
             ],
             &[("on", SettingId::Rit), ("offset_hz", SettingId::RitOffset)],
         )
-    },
+    }
+    .shown("RIT", Vfo),
     write(
         "set_tuner",
         "Antenna tuner: off, on, or tune now",
@@ -421,14 +488,18 @@ pub static COMMANDS: &[CommandSpec] = &[
             Domain::Choices(&[("off", 0), ("on", 1), ("tune", 2)]),
         )],
         &[("state", SettingId::Tuner)],
-    ),
+    )
+    .shown("Tuner", Tx),
     write(
         "set_cw_speed",
         "CW key speed",
         Global,
-        &[int("wpm", true, Domain::Range(6, 48, 1)).unit("wpm")],
+        &[int("wpm", true, Domain::Range(6, 48, 1))
+            .unit("wpm")
+            .title("WPM")],
         &[("wpm", SettingId::CwSpeed)],
-    ),
+    )
+    .shown("CW speed", Cw),
     CommandSpec {
         rate_limited: false,
         ..custom(
@@ -440,7 +511,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             build_send_cw,
             &[],
         )
-    },
+    }
+    .shown("Send CW", Cw),
     CommandSpec {
         rate_limited: false,
         ..custom(
@@ -452,35 +524,40 @@ pub static COMMANDS: &[CommandSpec] = &[
             |_, _, _| Ok(Command::StopCw),
             &[],
         )
-    },
+    }
+    .shown("Stop CW", Cw),
     write(
         "set_comp",
         "Speech compressor on/off and level",
         Global,
         &[boolean("on", true), int("level", false, LEVEL)],
         &[("on", SettingId::Comp), ("level", SettingId::CompLevel)],
-    ),
+    )
+    .shown("Comp", Tx),
     write(
         "set_mic_gain",
         "Microphone gain",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::MicGain)],
-    ),
+    )
+    .shown("Mic gain", Tx),
     write(
         "set_monitor_gain",
         "Monitor gain (hearing one's own transmission)",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::MonitorGain)],
-    ),
+    )
+    .shown("Monitor", Tx),
     write(
         "set_vox_gain",
         "VOX gain (how readily speech keys the transmitter)",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::VoxGain)],
-    ),
+    )
+    .shown("VOX gain", Tx),
     CommandSpec {
         need_one: true,
         ..write(
@@ -488,16 +565,20 @@ pub static COMMANDS: &[CommandSpec] = &[
             "Scope span (half-span), mode, reference level, speed, hold and fixed-edge set",
             ScopeReceiver,
             &[
-                int("span_hz", false, Domain::Profile(spans)).unit("Hz"),
+                int("span_hz", false, Domain::Profile(spans))
+                    .unit("Hz")
+                    .title("Span")
+                    .labels_with(span_label),
                 int("mode", false, Domain::Range(0, 3, 1))
-                    .labels(&["center", "fixed", "scroll-C", "scroll-F"]),
+                    .labels(&["Center", "Fixed", "Scroll-C", "Scroll-F"]),
                 ParamSpec::new(
                     "ref_db",
                     ParamKind::Number { scale: 10 },
                     false,
                     Domain::Range(-300, 100, 5),
                 )
-                .unit("dB"),
+                .unit("dB")
+                .title("Ref"),
                 string("speed", false, Domain::Choices(SPEEDS)),
                 boolean("hold", false),
                 int("edge", false, Domain::Profile(fixed_edges)),
@@ -511,5 +592,6 @@ pub static COMMANDS: &[CommandSpec] = &[
                 ("edge", SettingId::ScopeEdge),
             ],
         )
-    },
+    }
+    .shown("Scope", Scope),
 ];
