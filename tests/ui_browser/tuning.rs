@@ -202,6 +202,20 @@ fn a_catalogue_level_control_changes_the_simulator() {
     // a toggle from the catalogue (NB) and its state field
     page.click("[data-cmd='set_nb'] button");
     wait_state(addr, "NB on", |s| s["main"]["nb"] == true);
+    // each control sits in the panel the catalogue names: the monitor and VOX gains in
+    // the transmitter's, and nothing is left over for "More"
+    let panel = |cmd: &str| {
+        page.eval(&format!(
+            "document.querySelector(\"[data-cmd='{cmd}']\").closest('.controls').id"
+        ))
+    };
+    assert_eq!(panel("set_monitor_gain"), "ctl-tx");
+    assert_eq!(panel("set_vox_gain"), "ctl-tx");
+    assert_eq!(panel("set_af_gain"), "ctl-rx");
+    assert_eq!(
+        page.eval("document.querySelector('#card-other').hidden"),
+        true
+    );
     page.assert_no_console_errors();
     srv.shutdown();
 }
