@@ -50,7 +50,7 @@ vocabulary! {
         Nb = "nb",
         /// Noise reduction (`16 40`, level `14 06`).
         Nr = "nr",
-        /// Auto notch (`16 41`).
+        /// Notch filters: auto (`16 41`) and manual (`16 48`, position `14 0D`).
         AutoNotch = "auto_notch",
         /// Speech compressor (`16 44`, level `14 0E`).
         Comp = "comp",

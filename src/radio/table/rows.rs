@@ -435,7 +435,18 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[boolean("on", true)],
         &[("on", SettingId::AutoNotch)],
     )
-    .shown("Notch", Rx),
+    .shown("Auto notch", Rx),
+    write(
+        "set_manual_notch",
+        "Manual notch on/off and position",
+        Receiver,
+        &[boolean("on", true), int("position", false, LEVEL)],
+        &[
+            ("on", SettingId::ManualNotch),
+            ("position", SettingId::NotchPosition),
+        ],
+    )
+    .shown("Manual notch", Rx),
     write(
         "set_filter_width",
         "IF filter width (allowed widths depend on the mode: see byMode)",

@@ -195,6 +195,10 @@ settings! {
         Nr => nr: bool = "nr", cmd::FUNCTION, [function::NR], Flag, Nr, "nr_changed", "on";
         /// Auto notch on.
         AutoNotch => auto_notch: bool = "autoNotch", cmd::FUNCTION, [function::AUTO_NOTCH], Flag, AutoNotch, "auto_notch_changed", "on";
+        /// Manual notch on.
+        ManualNotch => manual_notch: bool = "manualNotch", cmd::FUNCTION, [function::MANUAL_NOTCH], Flag, AutoNotch, "manual_notch_changed", "on";
+        /// Manual notch position 0..255.
+        NotchPosition => notch_position: u16 = "notchPosition", cmd::LEVEL, [level::NOTCH], Level, AutoNotch, "notch_position_changed", "position";
         /// IF filter width, Hz.
         FilterWidth => filter_width: u32 = "filterWidth", cmd::EXT, [cmd::ext::FILTER_WIDTH], Codec::FilterWidth, FilterWidth, "filter_width_changed", "hz";
     }
