@@ -212,6 +212,13 @@ fn a_catalogue_level_control_changes_the_simulator() {
     assert_eq!(panel("set_monitor_gain"), "ctl-tx");
     assert_eq!(panel("set_vox_gain"), "ctl-tx");
     assert_eq!(panel("set_af_gain"), "ctl-rx");
+    // a command the page has no code for (the manual notch) works from its catalogue row
+    assert_eq!(panel("set_manual_notch"), "ctl-rx");
+    page.eval("document.querySelector(\"[data-cmd='set_manual_notch']\").scrollIntoView({block: 'center'})");
+    page.click("[data-cmd='set_manual_notch'] button");
+    wait_state(addr, "manual notch on", |s| {
+        s["main"]["manualNotch"] == true
+    });
     assert_eq!(
         page.eval("document.querySelector('#card-other').hidden"),
         true
