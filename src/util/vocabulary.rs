@@ -92,14 +92,14 @@ macro_rules! vocabulary {
         }
 
         impl serde::Serialize for $Enum {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
                 s.serialize_str(self.name())
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $Enum {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$Enum, D::Error> {
-                let name = String::deserialize(d)?;
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<$Enum, D::Error> {
+                let name = <std::string::String as serde::Deserialize>::deserialize(d)?;
                 $Enum::from_name(&name).ok_or_else(|| {
                     serde::de::Error::custom(format!(
                         "unknown {} {name:?}; known: {}",
