@@ -2,6 +2,7 @@
 
 use super::params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
+use super::values::{Agc, ScopeSpeed, Tuner};
 use super::{Action, CommandSpec, Group, TargetKind};
 use crate::profile::{Feature, Profile};
 use crate::radio::command::{Command, Target};
@@ -15,7 +16,6 @@ pub const CW_MAX_LEN: usize = 30;
 
 const LEVEL: Domain = Domain::Range(0, 255, 1);
 const ON_OFF: Domain = Domain::Any;
-const SPEEDS: &[(&str, i64)] = &[("fast", 0), ("mid", 1), ("slow", 2)];
 
 const fn int(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
     ParamSpec::new(name, ParamKind::Int, required, domain)
@@ -404,11 +404,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         "set_agc",
         "AGC time constant",
         Receiver,
-        &[string(
-            "mode",
-            true,
-            Domain::Choices(&[("fast", 1), ("mid", 2), ("slow", 3)]),
-        )],
+        &[string("mode", true, Domain::Choices(Agc::NAMED))],
         &[("mode", SettingId::Agc)],
     )
     .shown("AGC", Rx),
@@ -493,11 +489,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         "set_tuner",
         "Antenna tuner: off, on, or tune now",
         Global,
-        &[string(
-            "state",
-            true,
-            Domain::Choices(&[("off", 0), ("on", 1), ("tune", 2)]),
-        )],
+        &[string("state", true, Domain::Choices(Tuner::NAMED))],
         &[("state", SettingId::Tuner)],
     )
     .shown("Tuner", Tx),
@@ -590,7 +582,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 )
                 .unit("dB")
                 .title("Ref"),
-                string("speed", false, Domain::Choices(SPEEDS)),
+                string("speed", false, Domain::Choices(ScopeSpeed::NAMED)),
                 boolean("hold", false),
                 int("edge", false, Domain::Profile(fixed_edges)),
             ],
