@@ -112,6 +112,8 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// Figures kept for `GET /metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
     pub tx_credits: TxCredits,
     next_id: AtomicU64,
@@ -130,6 +132,7 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            metrics: Arc::default(),
             tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }

@@ -113,6 +113,7 @@ pub static ROUTES: &[Route] = &[
         .get(|c| routes::healthz(c.app))
         .public(),
     Route::at("/readyz").get(|c| routes::readyz(c.app)).public(),
+    Route::at("/metrics").get(|c| super::metrics_page::reply(c.app)),
     Route::at("/api/v1/info").get(|c| routes::info(c.app)),
     Route::at("/api/v1/state").get(|c| routes::state(c.app, c.header("If-None-Match"))),
     Route::at("/api/v1/capabilities").get(|c| routes::capabilities(c.app)),

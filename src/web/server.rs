@@ -66,7 +66,9 @@ pub struct WebServer {
 }
 
 fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
-    let listener = TcpListener::bind(addr)?;
+    // "Address already in use" alone does not say which of the ports
+    let listener = TcpListener::bind(addr)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}")))?;
     // a deeper accept queue than std's default, so that a burst of connections (a page
     // load, many idle sockets) never makes a client wait for a SYN retransmission
     // SAFETY: listen(2) on our own bound socket; calling it again updates the backlog.
@@ -169,11 +171,11 @@ impl WebServer {
         }
         let front = FrontDoor::start(listeners, front_cfg, app.clone())?;
         match (&ports.tls, onboarding_addr) {
-            (Some(_), Some(o)) => log::info!(
+            (Some(_), Some(o)) => log::debug!(
                 "serving https://{addr}/ (REST and WebSockets); onboarding on http://{o}/"
             ),
-            (Some(_), None) => log::info!("serving https://{addr}/ (REST and WebSockets)"),
-            (None, _) => log::info!("serving http://{addr}/ (REST and WebSockets on one port)"),
+            (Some(_), None) => log::debug!("serving https://{addr}/ (REST and WebSockets)"),
+            (None, _) => log::debug!("serving http://{addr}/ (REST and WebSockets on one port)"),
         }
         Ok(WebServer {
             front,
