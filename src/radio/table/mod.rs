@@ -9,6 +9,7 @@
 pub mod catalogue;
 mod check;
 pub mod codec;
+mod domains;
 mod params;
 mod rows;
 pub mod settings;

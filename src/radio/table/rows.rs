@@ -1,6 +1,10 @@
 //! The rows of the command table: every command clients may send.
 
-use super::params::{Allowed, Args, Domain, ParamKind, ParamSpec};
+use super::domains::{
+    att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters, fixed_edges,
+    freq_bounds, modes, preamp_label, preamp_values, span_label, spans,
+};
+use super::params::{Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
 use super::values::{Agc, ScopeSpeed, Tuner};
 use super::{Action, CommandSpec, Group, TargetKind};
@@ -8,11 +12,6 @@ use crate::profile::{Feature, Profile};
 use crate::radio::command::{Command, Target};
 use crate::radio::error::CommandError;
 use crate::wire::civ;
-
-/// Characters `send_cw` takes (Icom CW keyer over CI-V `17`).
-pub const CW_CHARSET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 /?.,-=+@:";
-/// Longest `send_cw` text.
-pub const CW_MAX_LEN: usize = 30;
 
 const LEVEL: Domain = Domain::Range(0, 255, 1);
 const ON_OFF: Domain = Domain::Any;
@@ -27,116 +26,6 @@ const fn boolean(name: &'static str, required: bool) -> ParamSpec {
 
 const fn string(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
     ParamSpec::new(name, ParamKind::Str, required, domain)
-}
-
-fn freq_bounds(p: &Profile) -> Allowed {
-    let min = p.freq_ranges.iter().map(|r| r.start_hz).min().unwrap_or(0);
-    let max = p.freq_ranges.iter().map(|r| r.end_hz).max().unwrap_or(0);
-    Allowed::Range {
-        min: min as i64,
-        max: max as i64,
-        step: 1,
-    }
-}
-
-fn modes(p: &Profile) -> Allowed {
-    Allowed::Names(
-        p.modes
-            .list
-            .iter()
-            .map(|m| (m.name().to_string(), i64::from(m.code())))
-            .collect(),
-    )
-}
-
-fn filters(p: &Profile) -> Allowed {
-    Allowed::Names(
-        p.filters
-            .list
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.clone(), i as i64 + 1))
-            .collect(),
-    )
-}
-
-fn data_modes(p: &Profile) -> Allowed {
-    Allowed::Range {
-        min: 0,
-        max: i64::from(p.modes.data_modes),
-        step: 1,
-    }
-}
-
-fn att_values(p: &Profile) -> Allowed {
-    Allowed::Ints(p.attenuator.values.iter().map(|v| i64::from(*v)).collect())
-}
-
-fn preamp_values(p: &Profile) -> Allowed {
-    Allowed::Ints(p.preamp.values.iter().map(|v| i64::from(*v)).collect())
-}
-
-fn fixed_edges(p: &Profile) -> Allowed {
-    Allowed::Ints((1..=i64::from(p.scope.fixed_edges)).collect())
-}
-
-fn spans(p: &Profile) -> Allowed {
-    Allowed::Ints(p.scope.spans_hz.iter().map(|v| i64::from(*v)).collect())
-}
-
-fn filter_widths(p: &Profile) -> Allowed {
-    let (lo, hi) = p
-        .modes
-        .list
-        .iter()
-        .filter_map(|m| civ::width_range(m.code()))
-        .fold((u32::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
-    Allowed::Range {
-        min: i64::from(lo.min(hi)),
-        max: i64::from(hi),
-        step: 1,
-    }
-}
-
-fn cw_text(_: &Profile) -> Allowed {
-    Allowed::Text {
-        max_len: CW_MAX_LEN,
-        charset: CW_CHARSET,
-    }
-}
-
-fn data_label(d: i64) -> String {
-    if d == 0 {
-        "Off".into()
-    } else {
-        format!("D{d}")
-    }
-}
-
-fn preamp_label(level: i64) -> String {
-    if level == 0 {
-        "Off".into()
-    } else {
-        format!("P{level}")
-    }
-}
-
-fn att_label(db: i64) -> String {
-    if db == 0 {
-        "Off".into()
-    } else {
-        format!("{db} dB")
-    }
-}
-
-/// A half-span as the scope's control shows it (`±2.5k`, `±1M`).
-fn span_label(hz: i64) -> String {
-    let (v, suffix) = match hz {
-        1_000_000.. => (hz as f64 / 1e6, "M"),
-        1_000.. => (hz as f64 / 1e3, "k"),
-        _ => (hz as f64, ""),
-    };
-    format!("±{v}{suffix}")
 }
 
 fn ranges(profile: &Profile) -> String {
