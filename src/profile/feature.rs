@@ -56,6 +56,9 @@ vocabulary! {
         Comp = "comp",
         /// Microphone gain (`14 0B`).
         MicGain = "mic_gain",
+        /// Frequency and mode of the selected and the unselected receiver or VFO, read and
+        /// set without switching (`25`/`26`; IC-705, IC-9700, IC-7610 — not the IC-7100).
+        UnselectedVfo = "unselected_vfo",
     }
 }
 

@@ -9,7 +9,7 @@ use super::settings::SettingId;
 use super::values::{Agc, ScopeSpeed, Tuner};
 use super::{Action, CommandSpec, Group, TargetKind};
 use crate::profile::{Feature, Profile};
-use crate::radio::command::{Command, Target};
+use crate::radio::command::{Command, RateClass, Target};
 use crate::radio::error::CommandError;
 use crate::wire::civ;
 
@@ -90,10 +90,19 @@ fn build_send_cw(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandErr
     ))
 }
 
-/// True for `set_*` names (the rate-limited class).
+/// True for `set_*` names (the settings class of the rate limit).
 const fn is_set(name: &str) -> bool {
     let b = name.as_bytes();
     b.len() > 4 && b[0] == b's' && b[1] == b'e' && b[2] == b't' && b[3] == b'_'
+}
+
+/// The rate class of a row by its name: `set_*` are settings, the rest actions.
+const fn class_of(name: &str) -> RateClass {
+    if is_set(name) {
+        RateClass::Setting
+    } else {
+        RateClass::Action
+    }
 }
 
 const fn custom(
@@ -114,7 +123,7 @@ const fn custom(
         need_one: false,
         action: Action::Build(build),
         state,
-        rate_limited: is_set(name),
+        rate: class_of(name),
         label: "",
         group: Group::Rx,
     }
@@ -136,7 +145,7 @@ const fn write(
         need_one: false,
         action: Action::Write(writes),
         state: &[],
-        rate_limited: true,
+        rate: RateClass::Setting,
         label: "",
         group: Group::Rx,
     }
@@ -190,18 +199,15 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[("data", "dataMode")],
     )
     .shown("Data", Rx),
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "ptt",
-            "Key (true) or unkey (false) the transmitter",
-            Some(Feature::Tx),
-            Global,
-            &[boolean("state", true)],
-            |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
-            &[("state", "ptt")],
-        )
-    }
+    custom(
+        "ptt",
+        "Key (true) or unkey (false) the transmitter",
+        Some(Feature::Tx),
+        Global,
+        &[boolean("state", true)],
+        |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
+        &[("state", "ptt")],
+    )
     .shown("PTT", Tx),
     write(
         "set_power",
@@ -229,31 +235,25 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[("level", SettingId::Preamp)],
     )
     .shown("Preamp", Rx),
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "vfo_swap",
-            "Swap A/B (MAIN/SUB on two-receiver radios)",
-            None,
-            Global,
-            &[],
-            |_, _, _| Ok(Command::VfoSwap),
-            &[],
-        )
-    }
+    custom(
+        "vfo_swap",
+        "Swap A/B (MAIN/SUB on two-receiver radios)",
+        None,
+        Global,
+        &[],
+        |_, _, _| Ok(Command::VfoSwap),
+        &[],
+    )
     .shown("Swap", Vfo),
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "vfo_equalize",
-            "Copy A to B (MAIN to SUB on two-receiver radios)",
-            None,
-            Global,
-            &[],
-            |_, _, _| Ok(Command::VfoEqualize),
-            &[],
-        )
-    }
+    custom(
+        "vfo_equalize",
+        "Copy A to B (MAIN to SUB on two-receiver radios)",
+        None,
+        Global,
+        &[],
+        |_, _, _| Ok(Command::VfoEqualize),
+        &[],
+    )
     .shown("Equalize", Vfo),
     custom(
         "set_band",
@@ -392,21 +392,18 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[("wpm", SettingId::CwSpeed)],
     )
     .shown("CW speed", Cw),
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "send_cw",
-            "Send CW text with the radio's keyer (mode CW or CW-R)",
-            Some(Feature::Cw),
-            Global,
-            &[string("text", true, Domain::Profile(cw_text))],
-            build_send_cw,
-            &[],
-        )
-    }
+    custom(
+        "send_cw",
+        "Send CW text with the radio's keyer (mode CW or CW-R)",
+        Some(Feature::Cw),
+        Global,
+        &[string("text", true, Domain::Profile(cw_text))],
+        build_send_cw,
+        &[],
+    )
     .shown("Send CW", Cw),
     CommandSpec {
-        rate_limited: false,
+        rate: RateClass::Urgent,
         ..custom(
             "stop_cw",
             "Stop sending CW",
