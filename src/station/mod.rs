@@ -16,8 +16,9 @@ use self::band_plan::BandPlans;
 use self::dx::{DxConfig, DxService};
 use self::eibi::{EibiConfig, EibiService};
 
-/// Which services run, and with what.
-#[derive(Debug, Clone, Default)]
+/// Which services run, and with what. The default runs what needs neither the network
+/// nor a disk: the band plans (region 1, nothing kept).
+#[derive(Debug, Clone)]
 pub struct StationConfig {
     /// DX-cluster and skimmer feeds (`--dx-cluster`, `--rbn`), if any.
     pub dx: Option<DxConfig>,
@@ -25,6 +26,16 @@ pub struct StationConfig {
     pub band_plan: Option<BandPlanConfig>,
     /// The EiBi schedule (`--eibi-url`), if on.
     pub eibi: Option<EibiConfig>,
+}
+
+impl Default for StationConfig {
+    fn default() -> Self {
+        StationConfig {
+            dx: None,
+            band_plan: Some(BandPlanConfig::default()),
+            eibi: None,
+        }
+    }
 }
 
 /// The band plans' settings.

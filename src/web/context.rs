@@ -15,6 +15,7 @@ use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
+use crate::station::Station;
 
 pub use super::identity::{PROTO, SERVER_NAME, VERSION};
 
@@ -54,17 +55,11 @@ pub struct WebConfig {
     pub services: Services,
 }
 
-/// The optional services a server may run besides the radio (`services` in
-/// `GET /api/v1/info`). Their routes answer `501 not_implemented` while a service is off;
-/// none is part of this release yet, so all are off by default.
+/// Optional services that are not station data (`services` in `GET /api/v1/info`; the
+/// station data services are those `AppCtx::station` runs). A route of a service that is
+/// not in this release answers `501 not_implemented`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Services {
-    /// DX-cluster spots (`/api/v1/dx/spots`).
-    pub dx_spots: bool,
-    /// The band plan (`/api/v1/band-plan/*`).
-    pub band_plan: bool,
-    /// The EiBi broadcast schedule (`/api/v1/eibi/*`).
-    pub eibi: bool,
     /// The audio bridge (`/api/v1/bridge`).
     pub bridge: bool,
 }
@@ -111,6 +106,8 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// DX spots, band plans, the EiBi schedule (those that run).
+    pub station: Station,
     next_id: AtomicU64,
 }
 
@@ -127,6 +124,7 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            station: Station::default(),
             next_id: AtomicU64::new(1),
         }
     }

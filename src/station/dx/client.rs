@@ -96,7 +96,7 @@ pub(super) fn run(shared: &Shared, index: usize, feed: &FeedConfig, cfg: &DxConf
 fn file_events(shared: &Shared, index: usize, session: &mut Session) {
     while let Some(e) = session.poll_event() {
         match e {
-            Event::Spot(line) => shared.take_spot(index, line, SystemTime::now()),
+            Event::Spot(line) => shared.take_spot(index, line, now_in_micros()),
             Event::LoggedIn => {
                 log::info!("DX feed {}: logged in", shared.feeds[index].lock().address)
             }
@@ -107,6 +107,14 @@ fn file_events(shared: &Shared, index: usize, session: &mut Session) {
     f.connected = session.logged_in();
     f.error = session.error().map(str::to_string);
     f.dropped_lines = session.dropped_lines();
+}
+
+/// Now, to the microsecond: what `received_at` shows is exactly the spot's time, so a
+/// client's `since` (a `received_at` it saw) excludes that very spot.
+fn now_in_micros() -> SystemTime {
+    let t = SystemTime::now();
+    let d = t.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
+    SystemTime::UNIX_EPOCH + Duration::from_micros(d.as_micros() as u64)
 }
 
 fn close(shared: &Shared, index: usize, stream: &mut Option<TcpStream>) {

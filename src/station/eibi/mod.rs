@@ -1,6 +1,8 @@
 //! The EiBi broadcast schedule: one thread loads the cache from `--data-dir` at start
 //! (so a server without internet has yesterday's schedule), then fetches the season's
 //! file when [`refresh::Refresh`] says so or a client asks (`POST /api/v1/eibi/fetch`).
+//! Without a cache, the network is first touched when a client first asks for the
+//! schedule: a server nobody reads the schedule from never calls the EiBi site.
 //! Parsing happens on that thread; the routes read the current [`dataset::Dataset`]
 //! through an `Arc` taken under a lock held for a pointer copy.
 
@@ -75,12 +77,16 @@ struct Shared {
 }
 
 enum Command {
+    /// `POST /api/v1/eibi/fetch`.
     Fetch { force: bool },
+    /// A client asked for the schedule for the first time.
+    Wake,
 }
 
 /// See the module docs.
 pub struct EibiService {
     shared: Arc<Shared>,
+    asked: std::sync::atomic::AtomicBool,
     tx: Mutex<Option<Sender<Command>>>,
     thread: Mutex<Option<JoinHandle<()>>>,
 }
@@ -100,32 +106,39 @@ impl EibiService {
             .spawn(move || run(&sh, &cfg, &rx))?;
         Ok(EibiService {
             shared,
+            asked: std::sync::atomic::AtomicBool::new(false),
             tx: Mutex::new(Some(tx)),
             thread: Mutex::new(Some(thread)),
         })
     }
 
-    /// The schedule in hand, if any.
+    /// The schedule in hand, if any (the first call lets the service fetch).
     pub fn dataset(&self) -> Option<Arc<Dataset>> {
+        if !self.asked.swap(true, Ordering::Relaxed) {
+            self.send(Command::Wake);
+        }
         self.shared.data.read().clone()
+    }
+
+    fn send(&self, c: Command) -> bool {
+        match self.tx.lock().as_ref().map(|tx| tx.try_send(c)) {
+            Some(Ok(()) | Err(TrySendError::Full(_))) => true,
+            Some(Err(TrySendError::Disconnected(_))) | None => false,
+        }
     }
 
     /// Asks for a fetch (conditional, or unconditional with `force`); answered at once,
     /// the work is reported by [`EibiService::status_json`].
     pub fn request_fetch(&self, force: bool) {
-        if let Some(tx) = self.tx.lock().as_ref() {
-            match tx.try_send(Command::Fetch { force }) {
-                Ok(()) | Err(TrySendError::Full(_)) => {
-                    self.shared.status.lock().fetching = true;
-                }
-                Err(TrySendError::Disconnected(_)) => {}
-            }
+        self.asked.store(true, Ordering::Relaxed);
+        if self.send(Command::Fetch { force }) {
+            self.shared.status.lock().fetching = true;
         }
     }
 
     /// `GET /api/v1/eibi/status`.
     pub fn status_json(&self) -> Value {
-        let data = self.dataset();
+        let data = self.shared.data.read().clone();
         let s = self.shared.status.lock();
         let p = &self.shared.progress;
         let progress = s.fetching.then(|| {
@@ -180,6 +193,12 @@ fn run(shared: &Shared, cfg: &EibiConfig, rx: &Receiver<Command>) {
     let loaded = cache.as_ref().and_then(|c| load_cache(shared, c));
     let agent = fetch::agent(cfg.timeout);
     let clock_set = parse_iso8601(CLOCK_SET_AFTER).unwrap_or(SystemTime::UNIX_EPOCH);
+    if loaded.is_none() {
+        // nothing in hand: wait until a client wants the schedule
+        if rx.recv().is_err() {
+            return;
+        }
+    }
     let mut refresh = Refresh::new(&cfg.url, cfg.intervals, loaded, SystemTime::now());
     loop {
         let now = SystemTime::now();
@@ -264,7 +283,7 @@ fn run(shared: &Shared, cfg: &EibiConfig, rx: &Receiver<Command>) {
             .min(Duration::from_secs(3600));
         match rx.recv_timeout(wait) {
             Ok(Command::Fetch { force }) => refresh.ask(force),
-            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
+            Ok(Command::Wake) | Err(crossbeam_channel::RecvTimeoutError::Timeout) => {}
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return,
         }
     }
