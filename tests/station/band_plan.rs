@@ -23,7 +23,10 @@ fn every_region_covers_every_amateur_band_the_profiles_know() {
         }
     }
     for must in ["2200m", "630m", "160m", "60m", "6m", "2m", "70cm", "23cm"] {
-        assert!(bands.iter().any(|(_, n, _, _)| n == must), "the profiles know {must}");
+        assert!(
+            bands.iter().any(|(_, n, _, _)| n == must),
+            "the profiles know {must}"
+        );
     }
     let plans = BandPlans::new(None, None).unwrap();
     for region in plans.regions() {

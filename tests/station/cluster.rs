@@ -2,6 +2,8 @@
 //! byte it receives with the time it came, so tests can say what the client wrote and
 //! when.
 
+#![allow(dead_code)]
+
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -32,7 +34,10 @@ impl Heard {
 
     /// When connection `conn` first received anything.
     pub fn first_at(&self, conn: usize) -> Option<Duration> {
-        self.chunks.iter().find(|(c, _, _)| *c == conn).map(|(_, t, _)| *t)
+        self.chunks
+            .iter()
+            .find(|(c, _, _)| *c == conn)
+            .map(|(_, t, _)| *t)
     }
 }
 
@@ -76,12 +81,18 @@ impl Conn {
     }
 
     fn read_some(&mut self, wait: Duration) -> bool {
-        let _ = self.stream.set_read_timeout(Some(wait.max(Duration::from_millis(1))));
+        let _ = self
+            .stream
+            .set_read_timeout(Some(wait.max(Duration::from_millis(1))));
         let mut buf = [0u8; 4096];
         match self.stream.read(&mut buf) {
             Ok(0) => false,
             Ok(n) => {
-                self.heard.lock().chunks.push((self.index, self.accepted.elapsed(), buf[..n].to_vec()));
+                self.heard.lock().chunks.push((
+                    self.index,
+                    self.accepted.elapsed(),
+                    buf[..n].to_vec(),
+                ));
                 self.pending.extend_from_slice(&buf[..n]);
                 true
             }
@@ -95,11 +106,17 @@ impl Conn {
         let end = Instant::now() + wait;
         while Instant::now() < end {
             let left = end.saturating_duration_since(Instant::now());
-            let _ = self.stream.set_read_timeout(Some(left.max(Duration::from_millis(1))));
+            let _ = self
+                .stream
+                .set_read_timeout(Some(left.max(Duration::from_millis(1))));
             let mut buf = [0u8; 4096];
             match self.stream.read(&mut buf) {
                 Ok(0) => return,
-                Ok(n) => self.heard.lock().chunks.push((self.index, self.accepted.elapsed(), buf[..n].to_vec())),
+                Ok(n) => self.heard.lock().chunks.push((
+                    self.index,
+                    self.accepted.elapsed(),
+                    buf[..n].to_vec(),
+                )),
                 Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
                 Err(_) => return,
             }

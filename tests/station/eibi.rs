@@ -50,15 +50,29 @@ fn the_season_file_is_fetched_cached_and_served_offline_after_a_restart() {
     assert_eq!(s["from_cache"], false);
     assert!(s["error"].is_null(), "{s}");
     let season = s["season"].as_str().unwrap().to_string();
-    assert!(s["source"].as_str().unwrap().ends_with(&format!("/sked-{season}.csv")), "{s}");
+    assert!(
+        s["source"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/sked-{season}.csv")),
+        "{s}"
+    );
     assert!(s["fetched_at"].is_string());
     let data = e.dataset().unwrap();
-    let names: Vec<&str> = data.entries().iter().map(|x| data.text(x.station)).collect();
+    let names: Vec<&str> = data
+        .entries()
+        .iter()
+        .map(|x| data.text(x.station))
+        .collect();
     assert!(names.contains(&"R România Actualitãþi"), "{names:?}");
     assert!(names.contains(&"Radio Exterior de España"));
     let seen = http.seen();
     assert_eq!(seen.len(), 1);
-    assert_eq!(seen[0].header("if-none-match"), None, "nothing to be conditional about");
+    assert_eq!(
+        seen[0].header("if-none-match"),
+        None,
+        "nothing to be conditional about"
+    );
     e.stop();
     drop(http);
     // offline: the cache serves
@@ -66,7 +80,10 @@ fn the_season_file_is_fetched_cached_and_served_offline_after_a_restart() {
     let s = wait_status(&e, "loaded from the cache and the failed check", |s| {
         s["loaded"] == true && s["fetching"] == false
     });
-    assert_eq!((s["entries"].as_u64(), s["from_cache"].as_bool()), (Some(ROWS), Some(true)));
+    assert_eq!(
+        (s["entries"].as_u64(), s["from_cache"].as_bool()),
+        (Some(ROWS), Some(true))
+    );
     assert_eq!(s["season"].as_str(), Some(season.as_str()));
     e.stop();
     let _ = std::fs::remove_dir_all(&dir);
@@ -96,14 +113,23 @@ fn weekly_checks_are_conditional_a_304_keeps_the_data_and_a_revision_replaces_it
         };
     });
     wait_status(&e, "loaded", loaded);
-    assert!(wait_for(Duration::from_secs(10), || http.seen().len() >= 2), "a second check");
+    assert!(
+        wait_for(Duration::from_secs(10), || http.seen().len() >= 2),
+        "a second check"
+    );
     let second = &http.seen()[1];
     assert_eq!(second.header("if-none-match"), Some("\"v1\""));
-    assert_eq!(second.header("if-modified-since"), Some("Sun, 01 Jun 2025 10:00:00 GMT"));
+    assert_eq!(
+        second.header("if-modified-since"),
+        Some("Sun, 01 Jun 2025 10:00:00 GMT")
+    );
     let s = e.status_json();
     assert_eq!(s["entries"], ROWS, "a 304 keeps the data");
     assert!(s["error"].is_null(), "{s}");
-    http.revise(season_file(&[b"7300;0000-2400;;CHN;China Radio International;C;As;;1;;"]), "\"v2\"");
+    http.revise(
+        season_file(&[b"7300;0000-2400;;CHN;China Radio International;C;As;;1;;"]),
+        "\"v2\"",
+    );
     wait_status(&e, "the revision", |s| s["entries"] == 1);
     e.stop();
     let _ = std::fs::remove_dir_all(&dir);
@@ -120,7 +146,11 @@ fn a_fetch_asked_for_is_conditional_unless_forced() {
     wait_status(&e, "the check done", loaded);
     e.request_fetch(true);
     assert!(wait_for(Duration::from_secs(10), || http.seen().len() == 3));
-    assert_eq!(http.seen()[2].header("if-none-match"), None, "forced: unconditional");
+    assert_eq!(
+        http.seen()[2].header("if-none-match"),
+        None,
+        "forced: unconditional"
+    );
     wait_status(&e, "the forced fetch done", loaded);
     e.stop();
 }
@@ -134,8 +164,13 @@ fn a_404_keeps_the_cached_data_and_says_why() {
     e.stop();
     // the next start is configured with a URL that is not there (a season not published)
     let e = service(&http.url("/missing.csv"), Some(dir.clone()), |_| {});
-    let s = wait_status(&e, "the 404", |s| s["error"].as_str().is_some_and(|x| x.contains("404")));
-    assert_eq!((s["loaded"].as_bool(), s["entries"].as_u64()), (Some(true), Some(ROWS)));
+    let s = wait_status(&e, "the 404", |s| {
+        s["error"].as_str().is_some_and(|x| x.contains("404"))
+    });
+    assert_eq!(
+        (s["loaded"].as_bool(), s["entries"].as_u64()),
+        (Some(true), Some(ROWS))
+    );
     assert_eq!(s["from_cache"], true);
     assert!(s["next_check_at"].is_string());
     e.stop();
@@ -166,7 +201,9 @@ fn a_slow_server_shows_progress_and_a_stalled_one_times_out() {
     let http = FileServer::start(body);
     let e = service(&http.url("/slow.csv"), None, |_| {});
     let s = wait_status(&e, "progress under way", |s| {
-        s["progress"]["received"].as_u64().is_some_and(|r| r > 0 && r < total)
+        s["progress"]["received"]
+            .as_u64()
+            .is_some_and(|r| r > 0 && r < total)
     });
     assert_eq!(s["fetching"], true);
     assert_eq!(s["progress"]["total"], total);
@@ -175,8 +212,12 @@ fn a_slow_server_shows_progress_and_a_stalled_one_times_out() {
     assert!(s["progress"].is_null(), "no progress when idle: {s}");
     e.stop();
 
-    let e = service(&http.url("/stall.csv"), None, |c| c.timeout = Duration::from_secs(1));
-    let s = wait_status(&e, "the timeout", |s| s["error"].is_string() && s["fetching"] == false);
+    let e = service(&http.url("/stall.csv"), None, |c| {
+        c.timeout = Duration::from_secs(1)
+    });
+    let s = wait_status(&e, "the timeout", |s| {
+        s["error"].is_string() && s["fetching"] == false
+    });
     assert_eq!(s["loaded"], false);
     assert!(s["error"].as_str().unwrap().contains("stall.csv"), "{s}");
     e.stop();
@@ -186,7 +227,9 @@ fn a_slow_server_shows_progress_and_a_stalled_one_times_out() {
 fn a_truncated_transfer_is_refused_and_a_cut_file_keeps_its_whole_rows() {
     let http = FileServer::start(fixture());
     let e = service(&http.url("/truncated.csv"), None, |_| {});
-    let s = wait_status(&e, "the broken transfer", |s| s["error"].is_string() && s["fetching"] == false);
+    let s = wait_status(&e, "the broken transfer", |s| {
+        s["error"].is_string() && s["fetching"] == false
+    });
     assert_eq!(s["loaded"], false);
     assert!(s["error"].as_str().unwrap().contains("broke off"), "{s}");
     e.stop();
@@ -201,8 +244,16 @@ fn a_truncated_transfer_is_refused_and_a_cut_file_keeps_its_whole_rows() {
 fn a_page_that_is_not_a_schedule_is_refused_and_nothing_is_loaded() {
     let http = FileServer::start(fixture());
     let e = service(&http.url("/page.html"), None, |_| {});
-    let s = wait_status(&e, "the refusal", |s| s["error"].is_string() && s["fetching"] == false);
-    assert!(s["error"].as_str().unwrap().contains("not an EiBi schedule"), "{s}");
+    let s = wait_status(&e, "the refusal", |s| {
+        s["error"].is_string() && s["fetching"] == false
+    });
+    assert!(
+        s["error"]
+            .as_str()
+            .unwrap()
+            .contains("not an EiBi schedule"),
+        "{s}"
+    );
     assert_eq!(s["loaded"], false);
     let _ = e.dataset();
     e.stop();

@@ -5,6 +5,8 @@
 //! length, ends mid-row), `/redirect.csv` (302 to the season file), `/page.html` (not a
 //! schedule). Every request is recorded with its headers.
 
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -136,14 +138,19 @@ fn serve(stream: TcpStream, state: &Mutex<State>, stop: &AtomicBool) {
                 headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
             }
         }
-        let seen = Seen { path: path.clone(), headers };
+        let seen = Seen {
+            path: path.clone(),
+            headers,
+        };
         let (body, etag) = {
             let mut s = state.lock();
             s.seen.push(seen.clone());
             (s.body.clone(), s.etag.clone())
         };
         let head = |status: &str, extra: &str, len: Option<usize>| {
-            let len = len.map(|n| format!("Content-Length: {n}\r\n")).unwrap_or_default();
+            let len = len
+                .map(|n| format!("Content-Length: {n}\r\n"))
+                .unwrap_or_default();
             format!("HTTP/1.1 {status}\r\n{len}{extra}\r\n")
         };
         let keep = match path.as_str() {
@@ -155,7 +162,8 @@ fn serve(stream: TcpStream, state: &Mutex<State>, stop: &AtomicBool) {
                     let extra = format!(
                         "ETag: {etag}\r\nLast-Modified: {LAST_MODIFIED}\r\nContent-Type: text/csv; charset=iso-8859-1\r\n"
                     );
-                    out.write_all(head("200 OK", &extra, Some(body.len())).as_bytes()).is_ok()
+                    out.write_all(head("200 OK", &extra, Some(body.len())).as_bytes())
+                        .is_ok()
                         && out.write_all(&body).is_ok()
                 }
             }
@@ -196,13 +204,16 @@ fn serve(stream: TcpStream, state: &Mutex<State>, stop: &AtomicBool) {
             }
             "/page.html" => {
                 let page = b"<html><body>Not here</body></html>";
-                out.write_all(head("200 OK", "Content-Type: text/html\r\n", Some(page.len())).as_bytes())
-                    .is_ok()
+                out.write_all(
+                    head("200 OK", "Content-Type: text/html\r\n", Some(page.len())).as_bytes(),
+                )
+                .is_ok()
                     && out.write_all(page).is_ok()
             }
             _ => {
                 let msg = b"not found";
-                out.write_all(head("404 Not Found", "", Some(msg.len())).as_bytes()).is_ok()
+                out.write_all(head("404 Not Found", "", Some(msg.len())).as_bytes())
+                    .is_ok()
                     && out.write_all(msg).is_ok()
             }
         };
@@ -213,8 +224,7 @@ fn serve(stream: TcpStream, state: &Mutex<State>, stop: &AtomicBool) {
 }
 
 /// The header line of every season file.
-pub const HEADER: &str =
-    "kHz:75;Time(UTC):93;Days:59;ITU:49;Station:201;Lng:49;Target:62;Remarks:135;P:35;Start:60;Stop:60;";
+pub const HEADER: &str = "kHz:75;Time(UTC):93;Days:59;ITU:49;Station:201;Lng:49;Target:62;Remarks:135;P:35;Start:60;Stop:60;";
 
 /// A season file in the real format (ISO-8859-1, CRLF): these rows after the header.
 pub fn season_file(rows: &[&[u8]]) -> Vec<u8> {

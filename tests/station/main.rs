@@ -6,9 +6,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod band_plan;
 mod cluster;
 mod dx;
 mod eibi;
 mod http;
-mod band_plan;
 mod routes;
