@@ -330,7 +330,10 @@ fn station(cli: &Cli) -> Result<StationConfig, ConfigError> {
     ] {
         for a in list {
             let port = a.rsplit_once(':').filter(|(h, _)| !h.is_empty());
-            if port.and_then(|(_, p)| p.parse::<u16>().ok()).is_none_or(|p| p == 0) {
+            if port
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+                .is_none_or(|p| p == 0)
+            {
                 return Err(err(format!("{flag} {a:?}: use HOST:PORT")));
             }
             feeds.push(FeedConfig {
@@ -353,7 +356,9 @@ fn station(cli: &Cli) -> Result<StationConfig, ConfigError> {
         (false, Some(call)) => {
             let call = call.trim().to_ascii_uppercase();
             let ok = (3..=12).contains(&call.len())
-                && call.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'-');
+                && call
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'-');
             if !ok {
                 return Err(err(format!(
                     "--callsign {call:?}: 3 to 12 letters, digits, / or -"
@@ -377,7 +382,9 @@ fn station(cli: &Cli) -> Result<StationConfig, ConfigError> {
             )));
         }
         Some(u) if !u.starts_with("http://") || u.len() <= "http://".len() => {
-            return Err(err(format!("--eibi-url {u:?}: use an http:// URL, or \"off\"")));
+            return Err(err(format!(
+                "--eibi-url {u:?}: use an http:// URL, or \"off\""
+            )));
         }
         url => Some(EibiConfig::new(
             url.unwrap_or(season::DEFAULT_URL),

@@ -203,8 +203,11 @@ fn run(shared: &Shared, cfg: &EibiConfig, rx: &Receiver<Command>) {
     loop {
         let now = SystemTime::now();
         if now < clock_set {
-            shared.status.lock().error =
-                Some("the system clock is not set yet: the season is unknown".into());
+            {
+                let mut s = shared.status.lock();
+                s.error = Some("the system clock is not set yet: the season is unknown".into());
+                s.fetching = false;
+            }
             match rx.recv_timeout(Duration::from_secs(60)) {
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return,
                 _ => continue,

@@ -22,7 +22,12 @@ pub fn spots(dx: &DxService, url: &str) -> Reply {
     let band = match q.str("band") {
         Some(b) => match band_named(b) {
             Some(b) => Some(b.name),
-            None => return invalid("band", format!("{b:?} is not an amateur band (160m .. 3cm)")),
+            None => {
+                return invalid(
+                    "band",
+                    format!("{b:?} is not an amateur band (160m .. 3cm)"),
+                );
+            }
         },
         None => None,
     };

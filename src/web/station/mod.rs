@@ -35,7 +35,9 @@ pub fn route(app: &AppCtx, method: &str, path: &str, url: &str, body: &Value) ->
         "/api/v1/dx/spots" | "/api/v1/dx/status" => match &s.dx {
             Some(dx) if path.ends_with("spots") => dx::spots(dx, url),
             Some(dx) => dx::status(dx, url),
-            None => off("no DX cluster is configured: start rigweb with --callsign CALL and --dx-cluster HOST:PORT (or --rbn HOST:PORT)"),
+            None => off(
+                "no DX cluster is configured: start rigweb with --callsign CALL and --dx-cluster HOST:PORT (or --rbn HOST:PORT)",
+            ),
         },
         p if p.starts_with("/api/v1/band-plan/") => match &s.band_plans {
             Some(plans) => band_plan::route(plans, method, path, url, body),

@@ -31,7 +31,11 @@ impl Query {
                 continue;
             }
             if !allowed.contains(&k.as_str()) {
-                let list = if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") };
+                let list = if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
+                };
                 return Err(invalid(&k, format!("unknown parameter; allowed: {list}")));
             }
             if q.pairs.iter().any(|(n, _)| *n == k) {
@@ -58,7 +62,10 @@ impl Query {
         };
         match v.parse::<u64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
-            _ => Err(invalid(name, format!("{v:?} is not a whole number from {min} to {max}"))),
+            _ => Err(invalid(
+                name,
+                format!("{v:?} is not a whole number from {min} to {max}"),
+            )),
         }
     }
 
@@ -122,7 +129,11 @@ mod tests {
 
     #[test]
     fn parameters_are_decoded_checked_and_typed() {
-        let q = Query::parse("/x?q=Radio+Ma%C3%B1ana&limit=5&on_air=TRUE&_=1&token=x", &["q", "limit", "on_air"]).unwrap();
+        let q = Query::parse(
+            "/x?q=Radio+Ma%C3%B1ana&limit=5&on_air=TRUE&_=1&token=x",
+            &["q", "limit", "on_air"],
+        )
+        .unwrap();
         assert_eq!(q.str("q"), Some("Radio Mañana"));
         assert_eq!(q.u64("limit", 1, 500).unwrap(), Some(5));
         assert_eq!(q.bool("on_air").unwrap(), Some(true));
@@ -136,6 +147,9 @@ mod tests {
         assert_eq!(q.str("t"), Some("%ZZ%4"));
         assert_eq!(status(q.text("t", 3)), 400);
         assert!(Query::parse("/x", &[]).unwrap().str("a").is_none());
-        assert_eq!(Query::parse("/x?a=%FF", &["a"]).unwrap().str("a"), Some("\u{FFFD}"));
+        assert_eq!(
+            Query::parse("/x?a=%FF", &["a"]).unwrap().str("a"),
+            Some("\u{FFFD}")
+        );
     }
 }

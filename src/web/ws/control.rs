@@ -371,7 +371,12 @@ impl ControlChannel {
         ));
         let (sid, _) = self.app.radio.store().subscribe(feed.clone());
         self.dx_spots = None;
-        self.dx_spots = self.app.station.dx.as_ref().map(|dx| dx.subscribe(feed.clone()));
+        self.dx_spots = self
+            .app
+            .station
+            .dx
+            .as_ref()
+            .map(|dx| dx.subscribe(feed.clone()));
         self.feed = Some((sid, feed));
     }
 
