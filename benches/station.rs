@@ -291,8 +291,9 @@ fn server_rss(args: &[&str], ready: impl Fn(std::net::SocketAddr)) -> u64 {
         .stdout(Stdio::null())
         .spawn()
         .expect("rigweb starts");
-    let up = common::wait_for(Duration::from_secs(20), || {
-        common::web::get(addr, "/readyz").status == 200
+    let up = common::wait_for(Duration::from_secs(30), || {
+        std::net::TcpStream::connect(addr).is_ok()
+            && common::web::get(addr, "/readyz").status == 200
     });
     assert!(up, "the server got ready");
     ready(addr);

@@ -387,10 +387,17 @@ export class Overlays {
       }
     }
     const rows = Math.max(1, Math.min(6, Math.floor((spec.height - 20) / ROW_H / 1.6)));
-    const { placed, hidden } = layoutLabels(items, W, rows);
+    // spots in the top rows, broadcasters below: a busy cluster never hides them all
+    const dx = items.filter((i) => i.kind !== 'bc');
+    const bc = items.filter((i) => i.kind === 'bc');
+    const bcRows = dx.length && bc.length ? Math.max(1, Math.floor(rows / 3)) : rows;
+    const top = layoutLabels(dx, W, dx.length ? rows - (bc.length ? bcRows : 0) : 0);
+    const low = layoutLabels(bc, W, bc.length ? bcRows : 0);
+    const offset = dx.length ? rows - bcRows : 0;
+    const placed = [...top.placed, ...low.placed.map((p) => ({ ...p, row: p.row + offset }))];
     this.placed = placed;
     this.stats.labels = placed.length;
-    this.stats.hidden = hidden;
+    this.stats.hidden = top.hidden + low.hidden;
     ctx.textBaseline = 'middle';
     // the first placed are the newest: drawn last, on top
     for (let i = placed.length - 1; i >= 0; i--) {
