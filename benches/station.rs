@@ -9,7 +9,6 @@
 //! serving the generated file.
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 #[path = "../tests/station/http.rs"]
 mod http;

@@ -286,7 +286,7 @@ impl Session {
         match (prompt, self.phase) {
             (Prompt::Call, Phase::AwaitingPrompt { .. }) => self.send_call(now),
             (Prompt::Password, _)
-                if self.password_sent || !self.password_until.is_some_and(|t| now <= t) => {}
+                if self.password_sent || self.password_until.is_none_or(|t| now > t) => {}
             (Prompt::Password, _) => match &self.cfg.password {
                 Some(p) => {
                     let mut bytes = p.expose().as_bytes().to_vec();

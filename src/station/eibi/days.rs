@@ -99,7 +99,7 @@ fn weekday_set(item: &str) -> Option<u8> {
             d = (d + 1) % 7;
         }
     }
-    if item.len() % 2 != 0 || !item.is_ascii() {
+    if !item.len().is_multiple_of(2) || !item.is_ascii() {
         return None;
     }
     (0..item.len())
