@@ -10,13 +10,16 @@
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod dsp;
 pub mod hub;
 pub mod lan;
 pub mod logging;
+pub mod metrics;
 pub mod net;
 pub mod profile;
 pub mod radio;
+pub mod sd_notify;
 pub mod signals;
 pub mod sim;
 pub mod station;

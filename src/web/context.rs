@@ -13,6 +13,7 @@ use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
+use super::ws::tx_gate::TxCredits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 use crate::station::Station;
@@ -108,6 +109,10 @@ pub struct AppCtx {
     pub stream_stats: Arc<StreamStats>,
     /// DX spots, band plans, the EiBi schedule (those that run).
     pub station: Station,
+    /// Figures kept for `GET /metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
+    /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
+    pub tx_credits: TxCredits,
     next_id: AtomicU64,
 }
 
@@ -125,6 +130,8 @@ impl AppCtx {
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
             station: Station::default(),
+            metrics: Arc::default(),
+            tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }
     }
