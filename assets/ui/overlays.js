@@ -94,7 +94,7 @@ export class Overlays {
     clearInterval(this.fadeTimer);
     if (available.dx) {
       this.dxTimer = setInterval(() => this.fetchDx(), 60000);
-      this.fadeTimer = setInterval(() => this.invalidate(), 30000);
+      this.fadeTimer = setInterval(() => this.fade(), 30000);
     }
     this.identifiedHz = null;
     this.refetch();
@@ -157,6 +157,12 @@ export class Overlays {
     } catch {
       // the next round tries again
     }
+  }
+
+  /** Redraws when a spot on screen has faded visibly since it was drawn. */
+  fade() {
+    const now = Date.now();
+    if (this.placed.some((p) => p.at && Math.abs(spotAlpha(now - p.at) - p.alpha) > 0.02)) this.invalidate();
   }
 
   /** A `dx_spot` event of the control socket. */
@@ -375,8 +381,8 @@ export class Overlays {
     if (this.available.dx && this.enabled.dx) {
       for (const s of this.data.dx) {
         if (!(s.freq >= r.startHz && s.freq <= r.endHz)) continue;
-        const age = now - Date.parse(s.received_at);
-        items.push({ kind: s.source === 'rbn' ? 'rbn' : 'cluster', text: s.call, x: hzToX(s.freq, r.startHz, r.endHz, W), w: widthOf(s.call), freq: s.freq, mode: spotMode(s), alpha: spotAlpha(age) });
+        const at = Date.parse(s.received_at);
+        items.push({ kind: s.source === 'rbn' ? 'rbn' : 'cluster', text: s.call, x: hzToX(s.freq, r.startHz, r.endHz, W), w: widthOf(s.call), freq: s.freq, mode: spotMode(s), alpha: spotAlpha(now - at), at });
       }
     }
     if (this.available.eibi && this.enabled.eibi) {
