@@ -310,6 +310,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/radio/disconnect", &["POST"]),
     ("/api/v1/radio/power", &["POST"]),
     ("/api/v1/dx/spots", &["GET", "HEAD"]),
+    ("/api/v1/dx/status", &["GET", "HEAD"]),
     ("/api/v1/bridge", &["GET", "HEAD", "POST", "DELETE"]),
     ("/api/v1/band-plan/config", &["GET", "HEAD", "POST"]),
     ("/api/v1/band-plan/layers", &["GET", "HEAD"]),
@@ -384,6 +385,16 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
                 "/api/v1/radio/disconnect" => routes::disconnect(app),
                 _ => routes::power(app, &body),
             }
+        }
+        p if super::station::serves(p) => {
+            let body = match super::station::body_rule(method, p) {
+                Some(required) => match read_body(req, app.cfg.max_body, required) {
+                    Ok(b) => b,
+                    Err(reply) => return reply,
+                },
+                None => Value::Null,
+            };
+            super::station::route(app, method, p, req.url(), &body)
         }
         other => routes::planned(other),
     }
