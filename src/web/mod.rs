@@ -17,6 +17,7 @@ pub mod router;
 pub mod routes;
 pub mod server;
 pub mod session;
+pub mod station;
 pub mod stream_stats;
 pub mod tls;
 pub mod ui_page;

@@ -101,6 +101,20 @@ fn planned(c: &mut Call<'_>) -> Reply {
     routes::planned(c.path)
 }
 
+/// A station-data route's `GET` (`/api/v1/dx/*`, `/api/v1/band-plan/*`, `/api/v1/eibi/*`).
+fn station_get(c: &mut Call<'_>) -> Reply {
+    super::station::route(c.app, "GET", c.path, c.url(), &Value::Null)
+}
+
+/// A station-data route's `POST`, with the body its route takes.
+fn station_post(c: &mut Call<'_>) -> Reply {
+    let required = super::station::body_rule("POST", c.path).unwrap_or(false);
+    match c.body(required) {
+        Ok(body) => super::station::route(c.app, "POST", c.path, c.url(), &body),
+        Err(reply) => reply,
+    }
+}
+
 /// Every REST route.
 pub static ROUTES: &[Route] = &[
     Route::at("/")
@@ -130,22 +144,23 @@ pub static ROUTES: &[Route] = &[
         Ok(body) => routes::power(c.app, &body),
         Err(reply) => reply,
     }),
-    Route::at("/api/v1/dx/spots").get(planned),
+    Route::at("/api/v1/dx/spots").get(station_get),
+    Route::at("/api/v1/dx/status").get(station_get),
     Route::at("/api/v1/bridge")
         .get(planned)
         .post(planned)
         .delete(planned),
     Route::at("/api/v1/band-plan/config")
-        .get(planned)
-        .post(planned),
-    Route::at("/api/v1/band-plan/layers").get(planned),
-    Route::at("/api/v1/band-plan/segments").get(planned),
-    Route::at("/api/v1/eibi/status").get(planned),
-    Route::at("/api/v1/eibi/stations").get(planned),
-    Route::at("/api/v1/eibi/segments").get(planned),
-    Route::at("/api/v1/eibi/identify").get(planned),
-    Route::at("/api/v1/eibi/bands").get(planned),
-    Route::at("/api/v1/eibi/fetch").post(planned),
+        .get(station_get)
+        .post(station_post),
+    Route::at("/api/v1/band-plan/layers").get(station_get),
+    Route::at("/api/v1/band-plan/segments").get(station_get),
+    Route::at("/api/v1/eibi/status").get(station_get),
+    Route::at("/api/v1/eibi/stations").get(station_get),
+    Route::at("/api/v1/eibi/segments").get(station_get),
+    Route::at("/api/v1/eibi/identify").get(station_get),
+    Route::at("/api/v1/eibi/bands").get(station_get),
+    Route::at("/api/v1/eibi/fetch").post(station_post),
 ];
 
 /// A request being answered: what a handler reads.

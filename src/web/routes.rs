@@ -73,12 +73,7 @@ pub fn info(app: &AppCtx) -> Reply {
                 "wsClients": total,
             },
             "txTimeoutS": app.cfg.tx_timeout.as_secs(),
-            "services": {
-                "dxSpots": app.cfg.services.dx_spots,
-                "bandPlan": app.cfg.services.band_plan,
-                "eibi": app.cfg.services.eibi,
-                "bridge": app.cfg.services.bridge,
-            },
+            "services": super::station::services_json(app),
         }),
     )
 }
@@ -115,10 +110,9 @@ pub fn commands(app: &AppCtx) -> Reply {
 
 /// `GET /api/v1/capabilities`.
 pub fn capabilities(app: &AppCtx) -> Reply {
-    response::json(
-        200,
-        &capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec),
-    )
+    let mut caps = capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec);
+    caps["services"] = super::station::services_json(app);
+    response::json(200, &caps)
 }
 
 /// `POST /api/v1/radio/connect`.
