@@ -13,6 +13,7 @@ pub mod origin;
 pub mod ptt;
 pub mod ptt_watch;
 pub mod response;
+pub mod router;
 pub mod routes;
 pub mod server;
 pub mod session;

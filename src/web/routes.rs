@@ -31,7 +31,7 @@ pub fn readyz(app: &AppCtx) -> Reply {
     if ready {
         response::json(200, &json!({"status": "ready", "radioReady": true}))
     } else {
-        let why = message.unwrap_or_else(|| format!("radio status: {}", status.as_str()));
+        let why = message.unwrap_or_else(|| format!("radio status: {}", status.name()));
         response::json(
             503,
             &json!({"status": "not_ready", "radioReady": false, "error": "radio_unavailable", "message": why}),
@@ -63,7 +63,7 @@ pub fn info(app: &AppCtx) -> Reply {
                 "tags": capability_tags(&p),
                 "modes": p.modes.list,
                 "filters": p.filters.list,
-                "vfoScheme": p.vfo.scheme.as_str(),
+                "vfoScheme": p.vfo.scheme.name(),
                 "hasLan": p.radio.lan,
             },
             "connection": {
