@@ -43,6 +43,7 @@ impl Running {
         let Running { web, app, sim } = self;
         unkey_for_shutdown(&app, UNKEY_WAIT);
         web.shutdown();
+        app.station.stop();
         app.meters.stop();
         app.radio.shutdown();
         if let Some(s) = sim {
@@ -80,6 +81,8 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
 /// [`start`] with extra knobs.
 pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn Error>> {
     crate::signals::raise_fd_limit();
+    // first: its only failure (a bad band-plan region) leaves nothing else running
+    let station = crate::station::Station::start(&cfg.station)?;
     let (sim, radio_addr, user, password, profile) = match &cfg.radio {
         RadioTarget::Simulated { profile } => {
             let user = "rigweb".to_string();
@@ -173,7 +176,9 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     if web_cfg.auth.enabled() {
         log::info!("bearer-token authentication is on for /api/*");
     }
-    let app = Arc::new(AppCtx::new(radio.clone(), meters, web_cfg));
+    let mut ctx = AppCtx::new(radio.clone(), meters, web_cfg);
+    ctx.station = station;
+    let app = Arc::new(ctx);
     radio.watch(Arc::new(PttWatcher(Arc::downgrade(&app))));
     radio.store().subscribe(app.metrics.tx.clone());
     let ports = Ports {

@@ -1,6 +1,6 @@
 //! Small helpers without a better home: time formatting, JSON diffs, strict JSON
-//! parsing of untrusted input, rate limiting of repeated log lines and the timer table
-//! of sans-IO machines.
+//! parsing of untrusted input, rate limiting of repeated log lines, the timer table
+//! of sans-IO machines and the macro that declares closed vocabularies.
 
 mod ct;
 pub mod json_diff;
@@ -10,6 +10,7 @@ mod secret;
 pub mod strict_json;
 pub mod time;
 pub mod timer_table;
+pub mod vocabulary;
 
 pub use ct::constant_time_eq;
 pub use secret::Secret;

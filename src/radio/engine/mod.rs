@@ -380,7 +380,7 @@ impl Engine {
                 ErrorCode::RadioUnavailable,
                 format!(
                     "the radio is not connected (link {}); the command was not sent",
-                    status.as_str()
+                    status.name()
                 ),
             );
             self.complete(job.reply, Err(e));
@@ -481,7 +481,9 @@ impl Engine {
         }
         if f.cmd == cmd::SCOPE
             && f.data.first() == Some(&cmd::scope::RECEIVER)
-            && self.state.read(|c| c.radio.scope.span_hz.is_none())
+            && self
+                .state
+                .read(|c| c.radio.scope.settings.span_hz.is_none())
             && !self.internal.contains(&Internal::ScopeRefresh)
         {
             self.internal.push_back(Internal::ScopeRefresh);
@@ -505,7 +507,7 @@ impl Engine {
         self.state.modify(|c| {
             let s = &mut c.radio.scope;
             if s.receiver == e.receiver {
-                s.mode = Some(e.mode);
+                s.settings.mode = Some(e.mode);
                 s.start_freq = e.start_hz;
                 s.end_freq = e.end_hz;
                 s.out_of_range = e.out_of_range;

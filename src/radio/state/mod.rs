@@ -7,8 +7,8 @@ mod store;
 mod tracked;
 
 pub use content::{
-    Agc, Connection, RadioDetail, RadioState, RadioStatus, ReceiverState, ScopeSpeed, ScopeState,
-    Selected, StateContent, Tuner, VfoState, WsClients,
+    Connection, RadioDetail, RadioState, RadioStatus, ReceiverState, ScopeState, Selected,
+    StateContent, VfoState, WsClients,
 };
 pub use store::{Snapshot, StateChange, StateSink, StateStore};
 pub use tracked::{StateUpdate, TrackedState};

@@ -224,6 +224,7 @@ impl StateStore {
 mod tests {
     use super::*;
     use crate::radio::state::{RadioState, ReceiverState, TrackedState};
+    use crate::wire::civ::Mode;
 
     struct Collect(Mutex<Vec<Arc<StateChange>>>);
     impl StateSink for Collect {
@@ -233,10 +234,10 @@ mod tests {
     }
 
     fn content() -> StateContent {
-        let main = ReceiverState::tuned(14_074_000, "USB", false);
-        let sub = ReceiverState::tuned(7_074_000, "LSB", false);
+        let main = ReceiverState::tuned(14_074_000, Mode::Usb, false);
+        let sub = ReceiverState::tuned(7_074_000, Mode::Lsb, false);
         let mut radio = RadioState::new(main, Some(sub));
-        radio.power = Some(128);
+        radio.settings.power = Some(128);
         StateContent::connecting(radio, "IC-7610")
     }
 
@@ -295,7 +296,7 @@ mod tests {
         let sink = Arc::new(Collect(Mutex::new(Vec::new())));
         store.subscribe(sink.clone());
         let mut state = TrackedState::new(content());
-        state.modify(|c| c.radio.power = Some(1));
+        state.modify(|c| c.radio.settings.power = Some(1));
         state.notify(RadioEvent::Ptt(None));
         let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
         while let Some(u) = state.poll_update() {

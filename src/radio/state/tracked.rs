@@ -88,9 +88,10 @@ impl TrackedState {
 mod tests {
     use super::*;
     use crate::radio::state::{RadioState, ReceiverState};
+    use crate::wire::civ::Mode;
 
     fn content() -> StateContent {
-        let main = ReceiverState::tuned(14_074_000, "USB", false);
+        let main = ReceiverState::tuned(14_074_000, Mode::Usb, false);
         let mut radio = RadioState::new(main, None);
         radio.ptt = Some(false);
         StateContent::connecting(radio, "IC-705")
