@@ -14,6 +14,7 @@ use rigweb::radio::meters::MeterKind;
 use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::rig::PanelAction;
 use rigweb::wire::civ::Mode;
+use rigweb::wire::civ::Receiver;
 use serde_json::json;
 
 const READY: Duration = Duration::from_secs(10);
@@ -34,7 +35,7 @@ fn ic7610_every_command_reaches_the_radio() {
 
     let r = radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz: 14_074_000,
         })
         .unwrap();
@@ -42,32 +43,36 @@ fn ic7610_every_command_reaches_the_radio() {
     assert_eq!(freq(&sim, 0), 14_074_000);
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             hz: 7_074_000,
         })
         .unwrap();
     assert_eq!(sub_freq(&sim), 7_074_000);
     radio
         .execute(Command::SetMode {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             mode: Mode::Cw,
             filter: Some(2),
         })
         .unwrap();
     radio
         .execute(Command::SetFilter {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             filter: 3,
         })
         .unwrap();
     radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(200)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(200),
+        ))
         .unwrap();
     radio
-        .execute(Command::write(SettingId::Att, 1, 12))
+        .execute(Command::write(SettingId::Att, Receiver::Sub, 12))
         .unwrap();
     radio
-        .execute(Command::write(SettingId::Preamp, 0, 2))
+        .execute(Command::write(SettingId::Preamp, Receiver::Main, 2))
         .unwrap();
     let snap = sim.snapshot().unwrap();
     assert_eq!(
@@ -136,7 +141,7 @@ fn ic7610_every_command_reaches_the_radio() {
     // NAK surfaces as radio_rejected (frequency outside the radio's ranges)
     let e = radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz: 1_000,
         })
         .unwrap_err();
@@ -145,7 +150,11 @@ fn ic7610_every_command_reaches_the_radio() {
     radio.execute(Command::Power(false)).unwrap();
     assert!(!sim.snapshot().unwrap().powered);
     let e = radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(10)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(10),
+        ))
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioUnavailable);
     assert_eq!(
@@ -247,7 +256,7 @@ fn ic9700_sub_receiver_without_command_29() {
     let radio = start_radio("ic9700", &sim);
     wait_ready(&radio, READY);
     radio
-        .execute(Command::write(SettingId::Att, 1, 10))
+        .execute(Command::write(SettingId::Att, Receiver::Sub, 10))
         .unwrap();
     let snap = sim.snapshot().unwrap();
     assert_eq!(snap.receivers[1].att_db, 10);
@@ -257,7 +266,7 @@ fn ic9700_sub_receiver_without_command_29() {
     );
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             hz: 435_000_000,
         })
         .unwrap();

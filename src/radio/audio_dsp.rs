@@ -29,6 +29,7 @@ use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
 use crate::hub::{Fanout, Subscription};
 use crate::profile::{Profile, ScopeSourceKind};
+use crate::wire::civ;
 use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 
 /// One 20 ms frame of a web RX stream, encoded once for all its listeners.
@@ -397,7 +398,7 @@ impl Dsp {
         if self.last_edges != Some((start, end)) {
             self.last_edges = Some((start, end));
             let _ = self.inputs.edges.send(SweepEdges {
-                receiver: 0,
+                receiver: civ::Receiver::Main,
                 mode: 0,
                 start_hz: start,
                 end_hz: end,

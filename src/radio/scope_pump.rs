@@ -60,9 +60,9 @@ pub fn run(
                     match asm.push(&f, now) {
                         Ok(Some(sweep)) => {
                             let amp_max = profile.read().scope.amp_max;
-                            let r = usize::from(sweep.receiver);
+                            let r = sweep.receiver.index();
                             let frame = ScopeFrame {
-                                receiver: sweep.receiver,
+                                receiver: sweep.receiver.code(),
                                 mode: sweep.mode,
                                 start_freq: sweep.start_hz.min(u64::from(u32::MAX)) as u32,
                                 end_freq: sweep.end_hz.min(u64::from(u32::MAX)) as u32,

@@ -12,7 +12,7 @@ use crate::profile::VfoScheme;
 use crate::radio::command::Target;
 use crate::radio::error::ErrorCode;
 use crate::radio::request::CivRequest;
-use crate::wire::civ::{self, Frame, cmd};
+use crate::wire::civ::{self, Frame, Receiver, cmd};
 
 /// `(freq, mode code, filter, DATA mode)` from a band stack register reply
 /// `1A 01 <band> <reg> <freq x5> <mode> <filter> <data<<4 | sql type> ...`.
@@ -54,7 +54,7 @@ impl SetBand {
         if cx.profile.vfo.scheme == VfoScheme::Ab {
             Target::SelectedVfo
         } else {
-            Target::Receiver(0)
+            Target::Receiver(Receiver::Main)
         }
     }
 

@@ -16,7 +16,7 @@ use crate::radio::command::Command;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::radio::table::settings::{Setting, SettingId};
-use crate::wire::civ::cmd;
+use crate::wire::civ::{Receiver, cmd};
 
 impl Engine {
     /// Starts the next procedure: internal work first, then user commands, then
@@ -218,7 +218,7 @@ impl Engine {
     }
 
     /// Queues a read of receiver `rx`'s filter width (once), when the profile has one.
-    pub(super) fn width_stale(&mut self, rx: u8) {
+    pub(super) fn width_stale(&mut self, rx: Receiver) {
         let kept = Setting::of(SettingId::FilterWidth).supported(&self.profile);
         let job = Internal::WidthRefresh(rx);
         if kept && (self.fetched || self.fetch_running()) && !self.internal.contains(&job) {

@@ -20,17 +20,17 @@ use crate::radio::error::ErrorCode;
 use crate::radio::request::CivRequest;
 use crate::radio::state::StateContent;
 use crate::radio::table::settings::{Place, SETTINGS};
-use crate::wire::civ::{Frame, cmd};
+use crate::wire::civ::{Frame, Receiver, cmd};
 
 /// Reads of the scope settings (mode, span, reference, speed, hold) of the scope of
 /// receiver `rx`.
-pub fn scope_reads(cx: &Cx, rx: u8) -> Vec<CivRequest> {
+pub fn scope_reads(cx: &Cx, rx: Receiver) -> Vec<CivRequest> {
     SETTINGS
         .iter()
         .filter(|s| s.place == Place::ScopeReceiver && s.supported(cx.profile))
         .map(|s| {
             let mut data = s.prefix.to_vec();
-            data.push(rx);
+            data.push(rx.code());
             CivRequest::read(cx.addr(), s.cmd, &data)
         })
         .collect()
@@ -40,13 +40,13 @@ pub fn scope_reads(cx: &Cx, rx: u8) -> Vec<CivRequest> {
 struct Read {
     req: CivRequest,
     /// The receiver a plain answer belongs to.
-    answer_for: Option<u8>,
+    answer_for: Option<Receiver>,
     /// A selection change (ACK expected, nothing to apply).
     select: bool,
 }
 
 impl Read {
-    fn of(req: CivRequest, answer_for: Option<u8>) -> Read {
+    fn of(req: CivRequest, answer_for: Option<Receiver>) -> Read {
         Read {
             req,
             answer_for,
@@ -68,7 +68,7 @@ pub struct Fetch {
     queue: VecDeque<Read>,
     current: Option<Read>,
     scratch: Option<StateContent>,
-    replies: Vec<(Frame, Option<u8>)>,
+    replies: Vec<(Frame, Option<Receiver>)>,
     timeouts: u32,
 }
 
@@ -124,7 +124,11 @@ impl Fetch {
             q.push_back(Read::of(CivRequest::read(a, cmd::SEL_MODE, &[sel]), None));
         }
         let selected = selected_receiver(&scratch.radio);
-        let receivers: &[u8] = if dual { &[0, 1] } else { &[0] };
+        let receivers: &[Receiver] = if dual {
+            &Receiver::ALL
+        } else {
+            &[Receiver::Main]
+        };
         let mut switched = Vec::new();
         for s in SETTINGS.iter().filter(|s| s.supported(p)) {
             let req = CivRequest::read(a, s.cmd, s.prefix);
@@ -147,7 +151,7 @@ impl Fetch {
         if !switched.is_empty() {
             // radios without command 29 (IC-9700): the other receiver's settings are
             // read while it is selected, then the operator's selection is restored
-            let (there, back) = if selected == 0 {
+            let (there, back) = if selected == Receiver::Main {
                 (&p.vfo.select_sub, &p.vfo.select_main)
             } else {
                 (&p.vfo.select_main, &p.vfo.select_sub)

@@ -59,7 +59,7 @@ use super::scope::SweepEdges;
 use super::state::{RadioStatus, StateContent, StateUpdate, TrackedState};
 use crate::lan::link::LinkState;
 use crate::profile::{Profile, ProfileRegistry};
-use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, cmd};
+use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, Receiver, cmd};
 
 /// What a finished command reports.
 pub type CommandResult = Result<Value, CommandError>;
@@ -154,7 +154,7 @@ enum Internal {
     /// Ask a silent or switched-off radio for its power state.
     Probe,
     /// Read the IF filter width of this receiver again (its mode or filter changed).
-    WidthRefresh(u8),
+    WidthRefresh(Receiver),
     /// Read the scope settings again (the scope shows the other receiver now).
     ScopeRefresh,
 }

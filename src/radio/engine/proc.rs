@@ -14,7 +14,7 @@ use crate::radio::apply::{apply_frame_to, selected_receiver};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::radio::state::{StateContent, TrackedState};
-use crate::wire::civ::{Frame, cmd};
+use crate::wire::civ::{Frame, Receiver, cmd};
 
 /// The outcome of one request: the answer (ACK or data), or why there is none.
 pub type Outcome = Result<Frame, CommandError>;
@@ -47,7 +47,7 @@ pub enum Effect {
     ScopeOutput(bool),
     /// The mode, filter or DATA mode of this receiver changed: the radio keeps an IF
     /// filter width per mode and filter and does not report it, so read it again.
-    WidthStale(u8),
+    WidthStale(Receiver),
 }
 
 /// What a procedure may use.
@@ -85,7 +85,7 @@ pub enum Then {
     Nothing,
     /// Apply the answer to the state (a read), its per-receiver settings to this receiver
     /// when given.
-    Apply(Option<u8>),
+    Apply(Option<Receiver>),
     /// Change the state.
     Set(SetState),
 }
@@ -114,7 +114,7 @@ impl Item {
     }
 
     /// A read whose answer is applied; a NAK (not supported) skips it.
-    pub fn read(req: CivRequest, receiver: Option<u8>) -> Item {
+    pub fn read(req: CivRequest, receiver: Option<Receiver>) -> Item {
         Item {
             req,
             retry: true,
@@ -218,7 +218,7 @@ pub struct Route {
     /// The request as it is sent.
     pub req: CivRequest,
     /// The receiver its answer belongs to, when the answer does not say.
-    pub answer_for: Option<u8>,
+    pub answer_for: Option<Receiver>,
     /// Items that restore the selection.
     pub after: Vec<Item>,
 }
@@ -226,7 +226,7 @@ pub struct Route {
 /// Routes `req` to `receiver`: wrapped in command 29 where the profile routes it, plain
 /// when the receiver is selected (or on A/B radios), else by selecting it for the
 /// duration (`switch` true; with `switch` false such a request is `None`).
-pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Route> {
+pub fn route(cx: &Cx, receiver: Receiver, req: CivRequest, switch: bool) -> Option<Route> {
     let p = cx.profile;
     let f = &req.frame;
     let sub = if crate::wire::civ::has_sub(f.cmd) {
@@ -254,7 +254,7 @@ pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Rou
     if !switch {
         return None;
     }
-    let (there, back) = if receiver == 1 {
+    let (there, back) = if receiver == Receiver::Sub {
         (&p.vfo.select_sub, &p.vfo.select_main)
     } else {
         (&p.vfo.select_main, &p.vfo.select_sub)

@@ -11,7 +11,7 @@ use crate::radio::command::Target;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::radio::state::RadioState;
-use crate::wire::civ::{self, Mode, cmd};
+use crate::wire::civ::{self, Mode, Receiver, cmd};
 
 fn unknown(what: &str) -> CommandError {
     CommandError::new(
@@ -169,11 +169,11 @@ pub fn set_mode(
 
 /// The receiver whose filter width `target` shows (`None`: an unselected VFO of an A/B
 /// radio, whose width the radio does not show).
-fn width_receiver(s: &RadioState, target: Target) -> Option<u8> {
+fn width_receiver(s: &RadioState, target: Target) -> Option<Receiver> {
     match target {
         Target::Receiver(r) => Some(r),
-        Target::Vfo(v) => (selected_vfo(s) == Some(v)).then_some(0),
-        Target::SelectedVfo => Some(0),
+        Target::Vfo(v) => (selected_vfo(s) == Some(v)).then_some(Receiver::Main),
+        Target::SelectedVfo => Some(Receiver::Main),
     }
 }
 
@@ -181,7 +181,7 @@ fn width_receiver(s: &RadioState, target: Target) -> Option<u8> {
 /// radio keeps one per mode and filter and reports none of it): plainly or through
 /// command 29; a receiver that could only be read by changing the operator's selection
 /// has its width marked unknown instead.
-pub fn width_refresh(cx: &mut Cx, rx: u8) -> Script {
+pub fn width_refresh(cx: &mut Cx, rx: Receiver) -> Script {
     let req = CivRequest::read(cx.addr(), cmd::EXT, &[cmd::ext::FILTER_WIDTH]);
     match route(cx, rx, req, false) {
         Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], json!({})),

@@ -15,7 +15,7 @@ use crate::profile::{Feature, Profile, VfoScheme};
 use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
 use crate::radio::command::{Command, Target};
 use crate::radio::request::CivRequest;
-use crate::wire::civ::cmd;
+use crate::wire::civ::{Receiver, cmd};
 
 /// True if the radio reads and sets the unselected receiver / VFO with `25`/`26`.
 pub fn has_unselected(p: &Profile) -> bool {
@@ -97,7 +97,7 @@ pub fn prepare(cx: &mut Cx, command: &Command) -> Option<Vec<Item>> {
         items.extend(read_all(cx));
         // the radio shows the filter width of that VFO's mode now
         if p.has_feature(Feature::FilterWidth) {
-            cx.effects.push(Effect::WidthStale(0));
+            cx.effects.push(Effect::WidthStale(Receiver::Main));
         }
         return Some(items);
     }
@@ -131,10 +131,12 @@ pub fn prepare(cx: &mut Cx, command: &Command) -> Option<Vec<Item>> {
     Some(items)
 }
 
-/// The VFO / receiver index of `target` (`None`: the selected VFO, whichever it is).
+/// The VFO / receiver index of `target` (0 VFO A or MAIN, 1 VFO B or SUB; `None`: the
+/// selected VFO, whichever it is).
 pub fn target_index(target: Target) -> Option<u8> {
     match target {
-        Target::Receiver(i) | Target::Vfo(i) => Some(i),
+        Target::Receiver(r) => Some(r.code()),
+        Target::Vfo(i) => Some(i),
         Target::SelectedVfo => None,
     }
 }

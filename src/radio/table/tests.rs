@@ -2,14 +2,14 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::profile::ProfileRegistry;
-use crate::wire::civ::Mode;
+use crate::wire::civ::{Mode, Receiver};
 
 fn parse_on(model: &str, name: &str, params: Value) -> Result<Command, CommandError> {
     let p = ProfileRegistry::embedded().get(model).unwrap();
     parse(name, Some(&params), &p).map(|x| x.command)
 }
 
-fn writes(c: &Command) -> Vec<(SettingId, u8, i64)> {
+fn writes(c: &Command) -> Vec<(SettingId, Option<Receiver>, i64)> {
     match c {
         Command::Write { writes, .. } => writes.iter().map(|w| (w.id, w.receiver, w.raw)).collect(),
         other => panic!("not a write: {other:?}"),
@@ -26,7 +26,7 @@ fn valid_commands() {
         )
         .unwrap(),
         Command::SetFreq {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             hz: 7_074_000
         }
     );
@@ -50,13 +50,16 @@ fn valid_commands() {
         )
         .unwrap(),
         Command::SetMode {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             mode: Mode::CwR,
             filter: Some(2)
         }
     );
     let att = parse_on("ic7610", "set_att", json!({"db": 45, "receiver": 1})).unwrap();
-    assert_eq!(writes(&att), vec![(SettingId::Att, 1, 45)]);
+    assert_eq!(
+        writes(&att),
+        vec![(SettingId::Att, Some(Receiver::Sub), 45)]
+    );
     let Command::Write { result, .. } = &att else {
         unreachable!()
     };
@@ -70,14 +73,20 @@ fn valid_commands() {
         Command::VfoSwap
     );
     let agc = parse_on("ic7610", "set_agc", json!({"mode": "SLOW", "vfo": "SUB"})).unwrap();
-    assert_eq!(writes(&agc), vec![(SettingId::Agc, 1, 3)]);
+    assert_eq!(writes(&agc), vec![(SettingId::Agc, Some(Receiver::Sub), 3)]);
     let nb = parse_on("ic7610", "set_nb", json!({"on": true, "level": 80})).unwrap();
     assert_eq!(
         writes(&nb),
-        vec![(SettingId::Nb, 0, 1), (SettingId::NbLevel, 0, 80)]
+        vec![
+            (SettingId::Nb, Some(Receiver::Main), 1),
+            (SettingId::NbLevel, Some(Receiver::Main), 80)
+        ]
     );
     let rit = parse_on("ic7610", "set_rit", json!({"offset_hz": -120})).unwrap();
-    assert_eq!(writes(&rit), vec![(SettingId::RitOffset, 0, -120)]);
+    assert_eq!(
+        writes(&rit),
+        vec![(SettingId::RitOffset, Some(Receiver::Main), -120)]
+    );
     let scope = parse_on(
         "ic7610",
         "set_scope",
@@ -87,12 +96,15 @@ fn valid_commands() {
     assert_eq!(
         writes(&scope),
         vec![
-            (SettingId::ScopeSpan, SHOWN_SCOPE_RECEIVER, 5000),
-            (SettingId::ScopeRef, SHOWN_SCOPE_RECEIVER, -25)
+            (SettingId::ScopeSpan, None, 5000),
+            (SettingId::ScopeRef, None, -25)
         ]
     );
     let tuner = parse_on("ic7610", "set_tuner", json!({"state": "tune"})).unwrap();
-    assert_eq!(writes(&tuner), vec![(SettingId::Tuner, 0, 2)]);
+    assert_eq!(
+        writes(&tuner),
+        vec![(SettingId::Tuner, Some(Receiver::Main), 2)]
+    );
     assert_eq!(
         parse_on("ic7610", "send_cw", json!({"text": "cq de dl1abc"})).unwrap(),
         Command::SendCw("CQ DE DL1ABC".into())
@@ -315,7 +327,7 @@ fn events_show_values_as_the_state_does() {
     let mut radio = crate::radio::engine::unknown_radio(&p);
     radio.scope.settings.ref_db = Some(values::Tenths(-25));
     let s = settings::Setting::of(settings::SettingId::ScopeRef);
-    assert_eq!(radio.setting(s.id, 0), Some(json!(-2.5)));
+    assert_eq!(radio.setting(s.id, Receiver::Main), Some(json!(-2.5)));
     assert_eq!(s.key, "ref_db");
     let shown = serde_json::to_value(&radio.scope).unwrap();
     assert_eq!(shown["refDb"], json!(-2.5));

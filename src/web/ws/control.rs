@@ -27,6 +27,7 @@ use crate::radio::table;
 use crate::station::dx::buffer::Spot;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
+use crate::wire::civ::Receiver;
 use crate::wire::web::MeterFrame;
 
 /// Ping interval of a client while it owns PTT.
@@ -42,7 +43,7 @@ const SMETER_EVENT_GAP: Duration = Duration::from_millis(200);
 struct ScopeTap {
     _sub: Subscription<ScopeOut>,
     queue: Arc<LatestWins<Arc<ScopeOut>>>,
-    receiver: u8,
+    receiver: Receiver,
     pacer: Pacer,
 }
 
@@ -292,7 +293,7 @@ impl ControlChannel {
         self.resubscribe_feed(ctx);
         self.scope = None;
         if self.streams.contains("scope") {
-            if receiver == 1 {
+            if receiver == Receiver::Sub {
                 ensure_dual_scope(&self.app);
             }
             let queue = Arc::new(
@@ -428,13 +429,14 @@ impl ControlChannel {
                     .into_iter()
                     .enumerate()
                 {
+                    let receiver = Receiver::ALL[i];
                     if let Some(v) = smeter(kind)
                         && tap.last_smeter[i] != Some(v)
                     {
                         tap.last_smeter[i] = Some(v);
                         ctx.text(messages::event(
                             "smeter",
-                            &json!({"value": v, "receiver": i}),
+                            &json!({"value": v, "receiver": receiver}),
                         ));
                         sent = true;
                     }
@@ -494,7 +496,7 @@ impl Channel for ControlChannel {
         let mut sent = 0;
         while sent < budget {
             let Some(s) = tap.queue.pop() else { break };
-            if s.frame.receiver != tap.receiver {
+            if s.frame.receiver != tap.receiver.code() {
                 continue;
             }
             if !tap.pacer.take(now) {

@@ -13,6 +13,7 @@ use crate::radio::table::settings::SettingId;
 use crate::radio::table::values::Agc;
 use crate::sim::PanelAction;
 use crate::wire::civ::Mode;
+use crate::wire::civ::Receiver;
 use crate::wire::civ::{self, cmd};
 
 fn sim_freq(p: &Pair, rx: usize) -> u64 {
@@ -48,13 +49,13 @@ fn the_fetch_reads_what_the_radio_has() {
 fn sets_reach_the_radio_and_the_state() {
     let mut p = Pair::ready("ic7610");
     let r = ok(p.exec(Command::SetFreq {
-        target: Target::Receiver(1),
+        target: Target::Receiver(Receiver::Sub),
         hz: 7_012_345,
     }));
     assert_eq!(r, json!({"vfo": "SUB", "freq": 7_012_345}));
     assert_eq!(sim_freq(&p, 1), 7_012_345);
     assert_eq!(p.content().radio.sub.unwrap().freq_hz, Some(7_012_345));
-    ok(p.exec(Command::write(SettingId::Agc, 1, 3)));
+    ok(p.exec(Command::write(SettingId::Agc, Receiver::Sub, 3)));
     assert_eq!(p.content().radio.sub.unwrap().settings.agc, Some(Agc::Slow));
     // AGC is not routed by command 29 on the IC-7610 (spec §8.3): SUB is selected for it
     let n = p.sent.len();
@@ -71,10 +72,10 @@ fn sets_reach_the_radio_and_the_state() {
         ]
     );
     assert_eq!(p.rig.snapshot().selected_rx, 0, "the selection is back");
-    ok(p.exec(Command::write(SettingId::FilterWidth, 0, 1700)));
+    ok(p.exec(Command::write(SettingId::FilterWidth, Receiver::Main, 1700)));
     assert_eq!(p.content().radio.main.settings.filter_width, Some(1700));
     let e = p
-        .exec(Command::write(SettingId::FilterWidth, 0, 1750))
+        .exec(Command::write(SettingId::FilterWidth, Receiver::Main, 1750))
         .unwrap_err();
     assert!(e.message.contains("allowed 50..3600"), "{e}");
 }
@@ -94,7 +95,7 @@ fn a_lost_request_is_retried_once() {
     });
     let t = p.now;
     ok(p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     }));
     assert_eq!(sim_freq(&p, 0), 14_100_000);
@@ -116,7 +117,7 @@ fn nak_and_timeout_are_their_own_errors() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_rejected");
@@ -128,7 +129,7 @@ fn nak_and_timeout_are_their_own_errors() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_timeout");
@@ -152,7 +153,7 @@ fn a_late_answer_to_a_retried_request_never_answers_the_next_one() {
             Fate::Deliver
         }
     });
-    ok(p.exec(Command::write(SettingId::Power, 0, 77)));
+    ok(p.exec(Command::write(SettingId::Power, Receiver::Main, 77)));
     // the next set is refused by the radio: the late ACK must not be taken for its answer
     p.requests = Box::new(|_, f| {
         if f.cmd == cmd::SET_FREQ {
@@ -162,7 +163,7 @@ fn a_late_answer_to_a_retried_request_never_answers_the_next_one() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_rejected");
@@ -184,7 +185,7 @@ fn late_answers_after_a_timeout_never_answer_the_next_request() {
         }
         None => Fate::Deliver,
     });
-    let r = p.exec(Command::write(SettingId::Power, 0, 77));
+    let r = p.exec(Command::write(SettingId::Power, Receiver::Main, 77));
     assert_eq!(code(&r), "radio_timeout");
     p.requests = Box::new(|_, f| {
         if f.cmd == cmd::SET_FREQ {
@@ -194,12 +195,12 @@ fn late_answers_after_a_timeout_never_answer_the_next_request() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_rejected", "not a late ACK: {r:?}");
     assert_eq!(p.engine.stats().late, 2, "both late answers set aside");
-    ok(p.exec(Command::write(SettingId::Power, 0, 78)));
+    ok(p.exec(Command::write(SettingId::Power, Receiver::Main, 78)));
 }
 
 #[test]
@@ -214,8 +215,8 @@ fn pacing_spaces_the_requests() {
     assert!(n > 20);
     // the fetch cannot have taken less than (n - 1) gaps
     let t0 = p.now;
-    ok(p.exec(Command::write(SettingId::AfGain, 0, 10)));
-    ok(p.exec(Command::write(SettingId::AfGain, 0, 20)));
+    ok(p.exec(Command::write(SettingId::AfGain, Receiver::Main, 10)));
+    ok(p.exec(Command::write(SettingId::AfGain, Receiver::Main, 20)));
     assert!(p.now - t0 >= Duration::from_millis(35), "{:?}", p.now - t0);
 }
 
@@ -324,21 +325,21 @@ fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
     assert!(st.retries > 0 && st.late > 0, "answers came late: {st:?}");
     for hz in [14_010_000u64, 14_020_000, 14_030_000] {
         ok(p.exec(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz,
         }));
         assert_eq!(sim_freq(&p, 0), hz);
     }
     // a refused set is reported as refused, not taken for an earlier ACK
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 1_000,
     });
     assert_eq!(code(&r), "radio_rejected");
 }
 
 /// The filter width the simulated radio uses for receiver `rx` now (read over CI-V).
-fn sim_width(p: &mut Pair, rx: u8) -> Option<u32> {
+fn sim_width(p: &mut Pair, rx: Receiver) -> Option<u32> {
     let addr = p.rig.civ_addr();
     let q = crate::radio::request::CivRequest::read(addr, cmd::EXT, &[cmd::ext::FILTER_WIDTH])
         .for_receiver(rx)
@@ -346,7 +347,7 @@ fn sim_width(p: &mut Pair, rx: u8) -> Option<u32> {
     let a = p.rig.handle(&q, Duration::ZERO).pop()?;
     let idx = civ::from_bcd_byte(*a.data.last()?).ok()?;
     let s = p.rig.snapshot();
-    let r = &s.receivers[usize::from(rx)];
+    let r = &s.receivers[rx.index()];
     civ::width_of_index(r.vfo[usize::from(r.active_vfo)].mode, idx)
 }
 
@@ -356,22 +357,22 @@ fn the_filter_width_is_read_again_when_the_mode_changes() {
     // after a mode change the state kept the old mode's width (2100 Hz in CW)
     let mut p = Pair::ready("ic7610");
     ok(p.exec(Command::SetMode {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         mode: Mode::Cw,
         filter: Some(2),
     }));
     p.run_for(Duration::from_secs(1));
-    let cw = sim_width(&mut p, 0);
+    let cw = sim_width(&mut p, Receiver::Main);
     assert!(cw.is_some());
     assert_eq!(p.content().radio.main.settings.filter_width, cw);
     // SUB by command (`26 01`, its width read through command 29)
     ok(p.exec(Command::SetMode {
-        target: Target::Receiver(1),
+        target: Target::Receiver(Receiver::Sub),
         mode: Mode::Am,
         filter: Some(1),
     }));
     p.run_for(Duration::from_secs(1));
-    let am = sim_width(&mut p, 1);
+    let am = sim_width(&mut p, Receiver::Sub);
     let sub = p.content().radio.sub.unwrap();
     assert_eq!(sub.mode.map(Mode::name), Some("AM"));
     assert_eq!(sub.settings.filter_width, am, "SUB's AM width");
@@ -382,7 +383,7 @@ fn the_filter_width_is_read_again_when_the_mode_changes() {
         filter: 3,
     });
     p.run_for(Duration::from_secs(1));
-    let usb = sim_width(&mut p, 0);
+    let usb = sim_width(&mut p, Receiver::Main);
     assert_eq!(p.content().radio.main.mode.map(Mode::name), Some("USB"));
     assert_eq!(
         p.content().radio.main.settings.filter_width,
@@ -439,6 +440,9 @@ fn the_scope_settings_are_read_again_when_the_scope_shows_the_other_receiver() {
     );
     p.run_for(Duration::from_secs(1));
     let scope = p.content().radio.scope;
-    assert_eq!((scope.receiver, scope.settings.span_hz), (1, Some(2_500)));
+    assert_eq!(
+        (scope.receiver, scope.settings.span_hz),
+        (Receiver::Sub, Some(2_500))
+    );
     assert!(scope.settings.mode.is_some() && scope.settings.speed.is_some());
 }

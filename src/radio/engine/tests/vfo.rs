@@ -9,7 +9,7 @@ use super::{Pair, ok};
 use crate::radio::command::{Command, Target};
 use crate::radio::state::{Selected, VfoState};
 use crate::sim::rig::VfoState as RigVfo;
-use crate::wire::civ::{self, Mode, cmd};
+use crate::wire::civ::{self, Mode, Receiver, cmd};
 
 fn rig_vfo(p: &Pair, v: usize) -> RigVfo {
     p.rig.snapshot().receivers[0].vfo[v]
@@ -216,7 +216,7 @@ fn a_mode_change_reads_an_unknown_filter_first() {
         });
         let from = p.sent.len();
         ok(p.exec(Command::SetDataMode {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             data: 1,
         }));
         let snap = p.rig.snapshot();
@@ -233,7 +233,11 @@ fn a_mode_change_reads_an_unknown_filter_first() {
 
 fn split(p: &mut Pair, on: bool) {
     use crate::radio::table::settings::SettingId;
-    ok(p.exec(Command::write(SettingId::Split, 0, i64::from(on))));
+    ok(p.exec(Command::write(
+        SettingId::Split,
+        Receiver::Main,
+        i64::from(on),
+    )));
 }
 
 #[test]
@@ -302,13 +306,13 @@ fn send_cw_in_split_on_a_main_sub_radio_checks_the_tx_receiver() {
         mode: Mode::from_name(m).expect("a mode"),
         filter: None,
     };
-    ok(p.exec(mode(0, "USB")));
-    ok(p.exec(mode(1, "CW")));
+    ok(p.exec(mode(Receiver::Main, "USB")));
+    ok(p.exec(mode(Receiver::Sub, "CW")));
     split(&mut p, true);
     assert!(p.exec(Command::SendCw("TEST".into())).is_ok());
     p.run_for(std::time::Duration::from_secs(5));
-    ok(p.exec(mode(0, "CW")));
-    ok(p.exec(mode(1, "LSB")));
+    ok(p.exec(mode(Receiver::Main, "CW")));
+    ok(p.exec(mode(Receiver::Sub, "LSB")));
     let e = p.exec(Command::SendCw("TEST".into())).unwrap_err();
     assert!(
         e.message.contains("the TX receiver (SUB, split) is in LSB"),
