@@ -19,6 +19,7 @@ use parking_lot::Mutex;
 use rigweb::app::{Running, Tuning};
 use rigweb::config::{RadioTarget, ServeConfig};
 use rigweb::profile::ProfileRegistry;
+use rigweb::radio::answer::Answer;
 use rigweb::radio::command::Command;
 use rigweb::radio::events::RadioEvent;
 use rigweb::radio::state::{StateChange, StateSink};
@@ -193,7 +194,9 @@ fn main() {
         let res = r.app.radio.execute(Command::Ptt(true));
         let took = t.elapsed();
         match &res {
-            Ok(v) if v["readBack"] == true => confirmed += 1,
+            Ok(Answer::Ptt {
+                read_back: Some(_), ..
+            }) => confirmed += 1,
             Ok(_) => plain.push(took),
             Err(_) => refused += 1,
         }

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use rigweb::lan::link::LinkState;
+use rigweb::radio::answer::Answer;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
 use rigweb::radio::meters::MeterKind;
@@ -329,9 +330,9 @@ fn mock_nak_is_radio_rejected_and_meters_read() {
         .execute(Command::ReadMeters(vec![MeterKind::Smeter, MeterKind::Swr]))
         .expect("meters");
     assert_eq!(
-        (&m["smeter"], &m["swr"]),
-        (&json!(120), &json!(10)),
-        "the mock's S-meter and SWR: {m}"
+        m,
+        Answer::Meters(vec![(MeterKind::Smeter, 120), (MeterKind::Swr, 10)]),
+        "the mock's S-meter and SWR"
     );
     assert!(ready(&radio), "a NAK does not cost readiness");
     mock.assert_clean();
@@ -359,7 +360,7 @@ fn mock_slow_radio_answers_after_300_ms() {
     let m = radio
         .execute(Command::ReadMeters(vec![MeterKind::Smeter]))
         .expect("meters");
-    assert_eq!(m["smeter"], 120, "{m}");
+    assert_eq!(m, Answer::Meters(vec![(MeterKind::Smeter, 120)]));
     mock.assert_clean();
     radio.shutdown();
 }

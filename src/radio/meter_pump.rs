@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
+use super::answer::Answer;
 use super::command::Command;
 use super::meters::MeterKind;
 use super::service::Radio;
@@ -188,16 +189,8 @@ impl MeterPump {
             let _ = tx.send(r);
         });
         if submitted.is_ok()
-            && let Ok(Ok(v)) = rx.recv_timeout(Duration::from_secs(5))
+            && let Ok(Ok(Answer::Meters(values))) = rx.recv_timeout(Duration::from_secs(5))
         {
-            let values: Vec<(MeterKind, u16)> = v
-                .as_object()
-                .map(|o| {
-                    o.iter()
-                        .filter_map(|(k, v)| Some((MeterKind::from_name(k)?, v.as_u64()? as u16)))
-                        .collect()
-                })
-                .unwrap_or_default();
             self.fanout.publish(MeterReading {
                 sequence: *seq,
                 values,

@@ -2,6 +2,7 @@
 //! command engine and its executor thread, scope sweep assembly, meters and audio codec
 //! conversion.
 
+pub mod answer;
 pub mod apply;
 pub mod audio;
 pub mod audio_dsp;

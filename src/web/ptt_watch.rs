@@ -12,6 +12,7 @@
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use crate::radio::answer::Answer;
 use crate::radio::command::Command;
 use crate::radio::events::RadioEvent;
 use crate::radio::executor::EventWatcher;
@@ -35,12 +36,10 @@ impl EventWatcher for PttWatcher {
 fn submit(app: &Arc<AppCtx>, cmd: Command, then: impl FnOnce(Option<(u8, u8)>) + Send + 'static) {
     let what = format!("{cmd:?}");
     let r = app.radio.submit(cmd, move |r| match r {
-        Ok(v) => {
-            let pair = v["data_mode"]
-                .as_u64()
-                .zip(v["value"].as_u64())
-                .map(|(d, x)| (d as u8, x as u8));
-            then(pair);
+        Ok(Answer::ModInput { data_mode, value }) => then(Some((data_mode, value))),
+        Ok(other) => {
+            log::warn!("MOD input: {what} answered {other:?}");
+            then(None);
         }
         Err(e) => {
             log::warn!("MOD input: {what} failed: {e}");

@@ -31,8 +31,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-
+use super::answer::Answer;
 use super::command::{Command, RateClass};
 use super::engine::{CommandResult, Job, Reply};
 use super::error::{CommandError, ErrorCode};
@@ -58,11 +57,6 @@ pub type FailureSink = Arc<dyn Fn(&str, &CommandError) + Send + Sync>;
 
 /// Answers to deliver now, outside any lock: `(reply, result)`.
 pub type Answers = Vec<(Reply, CommandResult)>;
-
-/// The result of a command answered at once as throttled.
-pub fn throttled() -> Value {
-    json!({"throttled": true})
-}
 
 /// One command waiting in a client's queue.
 struct Entry {
@@ -253,7 +247,7 @@ impl Dispatcher {
                     cmd: cmd.merged_onto(old.cmd),
                     ..old
                 });
-                answers.push((reply, Ok(throttled())));
+                answers.push((reply, Ok(Answer::Throttled)));
                 return Ok(answers);
             }
             if q.entries.len() >= capacity {
@@ -261,7 +255,7 @@ impl Dispatcher {
             }
             let early = q.free_at(Some(&slot), window).is_some_and(|t| now < t);
             let reply = if early {
-                answers.push((reply, Ok(throttled())));
+                answers.push((reply, Ok(Answer::Throttled)));
                 None
             } else {
                 Some(reply)

@@ -75,7 +75,7 @@ impl Harness {
         let mut out = Vec::new();
         while let Some(job) = self.d.next(self.at(ms)) {
             out.push(job.cmd.clone());
-            (job.reply)(Ok(json!({})));
+            (job.reply)(Ok(Answer::Done));
         }
         out
     }
@@ -112,7 +112,7 @@ impl Harness {
     }
 
     fn throttled(&self, label: &str) -> bool {
-        self.result(label) == Some(Ok(throttled()))
+        self.result(label) == Some(Ok(Answer::Throttled))
     }
 }
 
@@ -138,7 +138,7 @@ fn scope(writes: &[(SettingId, i64)]) -> Command {
                 raw,
             })
             .collect(),
-        result: json!({}),
+        result: serde_json::json!({}),
     }
 }
 
@@ -156,7 +156,7 @@ fn a_burst_of_settings_goes_once_per_window_and_ends_at_the_last_value() {
             assert_eq!(h.take(0), vec![f(0)]);
         }
     }
-    assert_eq!(h.result("f0"), Some(Ok(json!({}))), "the first one ran");
+    assert_eq!(h.result("f0"), Some(Ok(Answer::Done)), "the first one ran");
     assert!(
         (1..100).all(|i| h.throttled(&format!("f{i}"))),
         "the others answered at once"
@@ -182,7 +182,7 @@ fn values_superseded_before_they_were_sent_are_answered_throttled() {
     assert!(h.throttled("f2"));
     assert_eq!(h.result("f1"), None);
     assert_eq!(h.take(2), vec![Command::VfoSwap, f(2)]);
-    assert_eq!(h.result("f1"), Some(Ok(json!({}))));
+    assert_eq!(h.result("f1"), Some(Ok(Answer::Done)));
 }
 
 #[test]
@@ -336,7 +336,7 @@ fn actions_each_count_and_go_once_per_window() {
             (100, Command::VfoSwap)
         ]
     );
-    assert!((0..3).all(|i| h.result(&format!("s{i}")) == Some(Ok(json!({})))));
+    assert!((0..3).all(|i| h.result(&format!("s{i}")) == Some(Ok(Answer::Done))));
 }
 
 #[test]
@@ -421,13 +421,13 @@ fn an_unkey_goes_first_and_cancels_the_keys_queued_before_it() {
         .unwrap();
     assert_eq!(
         h.d.next(h.at(2)).map(|j| {
-            (j.reply)(Ok(json!({})));
+            (j.reply)(Ok(Answer::Done));
             j.cmd
         }),
         Some(Command::Release)
     );
-    assert_eq!(h.result("r1"), Some(Ok(json!({}))));
-    assert_eq!(h.result("r2"), Some(Ok(json!({}))));
+    assert_eq!(h.result("r1"), Some(Ok(Answer::Done)));
+    assert_eq!(h.result("r2"), Some(Ok(Answer::Done)));
     assert_eq!(h.d.next(h.at(2)).map(|j| j.cmd), Some(Command::VfoSwap));
 }
 

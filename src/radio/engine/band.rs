@@ -4,7 +4,7 @@
 //! DATA mode applied, and when the radio refuses the recall, the band's `default_hz`
 //! is tuned.
 
-use serde_json::{Value, json};
+use crate::radio::answer::{Answer, BandChange, BandSource};
 
 use super::proc::{Cx, Outcome, Procedure, Step};
 use super::tuning::{set_freq, set_mode};
@@ -30,7 +30,7 @@ fn parse_bsr(f: &Frame, code: u8) -> Option<(u64, u8, u8, Option<u8>)> {
 enum Phase {
     Start,
     Recalling,
-    Applying(Value),
+    Applying(Answer),
 }
 
 /// The `set_band` procedure.
@@ -59,7 +59,7 @@ impl SetBand {
     }
 
     /// Runs the children in order, then answers `result`.
-    fn run_children(&mut self, cx: &mut Cx, mut last: Option<Outcome>, result: &Value) -> Step {
+    fn run_children(&mut self, cx: &mut Cx, mut last: Option<Outcome>, result: &Answer) -> Step {
         while let Some(child) = self.children.first_mut() {
             match child.step(cx, last.take()) {
                 Step::Done(Ok(_)) => {
@@ -79,9 +79,7 @@ impl Procedure for SetBand {
         match std::mem::replace(&mut self.phase, Phase::Start) {
             Phase::Start => {
                 if cx.profile.band_by_bsr(code).is_none() {
-                    return Step::Done(Ok(
-                        json!({"band": code, "source": "none", "retuned": false}),
-                    ));
+                    return Step::Done(Ok(Answer::Band(BandChange::unknown(code))));
                 }
                 self.phase = Phase::Recalling;
                 Step::Send {
@@ -95,9 +93,7 @@ impl Procedure for SetBand {
             }
             Phase::Recalling => {
                 let Some(band) = cx.profile.band_by_bsr(code).cloned() else {
-                    return Step::Done(Ok(
-                        json!({"band": code, "source": "none", "retuned": false}),
-                    ));
+                    return Step::Done(Ok(Answer::Band(BandChange::unknown(code))));
                 };
                 let target = Self::target(cx);
                 let recalled = match last {
@@ -126,13 +122,22 @@ impl Procedure for SetBand {
                                 },
                             ))));
                         }
-                        json!({"band": code, "source": "bsr", "freq": hz, "retuned": true})
+                        Answer::Band(BandChange {
+                            band: code,
+                            name: None,
+                            source: BandSource::Bsr,
+                            freq: Some(hz),
+                        })
                     }
                     None => {
                         self.children
                             .push(Box::new(set_freq(cx, target, band.default_hz)));
-                        json!({"band": code, "name": band.name, "source": "default",
-                               "freq": band.default_hz, "retuned": true})
+                        Answer::Band(BandChange {
+                            band: code,
+                            name: Some(band.name),
+                            source: BandSource::Default,
+                            freq: Some(band.default_hz),
+                        })
                     }
                 };
                 self.phase = Phase::Applying(result.clone());
@@ -175,7 +180,7 @@ impl Procedure for Deferred {
                 *self = Deferred::Started(p);
                 step
             }
-            Deferred::Empty => Step::Done(Ok(Value::Null)),
+            Deferred::Empty => Step::Done(Ok(Answer::Done)),
         }
     }
 }

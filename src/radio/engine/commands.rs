@@ -1,7 +1,9 @@
 //! What each command sends and what it changes in the state (the encoder and
 //! state-effect columns of the command table): the procedure of every [`Command`].
 
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use crate::radio::answer::Answer;
 
 use super::band::SetBand;
 use super::meters::ReadMeters;
@@ -70,7 +72,7 @@ fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
                 CivRequest::set(addr, cmd::SEND_CW, &[cmd::CW_STOP]),
                 Then::Nothing,
             )],
-            json!({}),
+            Answer::Done,
         )),
         Command::ReadMeters(kinds) => Box::new(ReadMeters::new(kinds.clone())),
         Command::ReadModInput => Box::new(ReadModInput::new()),
@@ -97,7 +99,7 @@ fn swap_or_equalize(cx: &Cx, command: &Command) -> Script {
     op.retry = command.is_idempotent();
     let mut items = vec![op];
     items.extend(vfo::read_all(cx));
-    Script::new(items, json!({}))
+    Script::new(items, Answer::Done)
 }
 
 /// Writes settings of the table.
@@ -129,7 +131,7 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
             items.push(Item::set(req, then));
         }
     }
-    Script::new(items, result).finally(finally)
+    Script::new(items, Answer::Echo(result)).finally(finally)
 }
 
 fn scope_output(cx: &mut Cx, on: bool) -> Script {
@@ -152,7 +154,7 @@ fn scope_output(cx: &mut Cx, on: bool) -> Script {
         CivRequest::set(addr, cmd::SCOPE, &[cmd::scope::OUTPUT, u8::from(on)]),
         Then::Set(Box::new(move |c| c.radio.scope.streaming = on)),
     ));
-    Script::new(items, json!({"output": on}))
+    Script::new(items, Answer::ScopeOutput(on))
 }
 
 fn scope_dual(cx: &Cx, on: bool) -> Script {
@@ -168,6 +170,6 @@ fn scope_dual(cx: &Cx, on: bool) -> Script {
             CivRequest::set(cx.addr(), cmd::SCOPE, &[cmd::scope::DUAL, u8::from(on)]),
             Then::Set(Box::new(move |c| c.radio.scope.dual = on)),
         )],
-        json!({"dual": on}),
+        Answer::ScopeDual(on),
     )
 }

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
+use crate::radio::answer::Answer;
 
 use super::proc::{self, Cx, Effect, Procedure, Step};
 use super::timers::Timer;
@@ -59,7 +59,7 @@ impl Engine {
                         .into_iter()
                         .map(|r| proc::Item::read(r, None))
                         .collect();
-                    Box::new(proc::Script::new(items, Value::Null))
+                    Box::new(proc::Script::new(items, Answer::Done))
                 }
                 Internal::Probe => Box::new(proc::Script::new(
                     vec![
@@ -69,7 +69,7 @@ impl Engine {
                         )
                         .once(),
                     ],
-                    Value::Null,
+                    Answer::Done,
                 )),
             };
             (proc, Origin::Internal(i))

@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 
-use serde_json::json;
+use crate::radio::answer::Answer;
 
 use super::proc::{Cx, Outcome, Procedure, Step};
 use crate::profile::{ScopeSourceKind, VfoScheme};
@@ -220,7 +220,7 @@ impl Fetch {
                 apply_frame(c, profile, f);
             }
         });
-        Step::Done(Ok(json!({})))
+        Step::Done(Ok(Answer::Done))
     }
 }
 

@@ -5,7 +5,7 @@
 //! has the selected receiver's S-meter read plainly. A NAK skips a meter; a timeout
 //! fails the round.
 
-use serde_json::{Map, Value, json};
+use crate::radio::answer::Answer;
 
 use super::proc::{Cx, Outcome, Procedure, Step, route};
 use crate::radio::apply::selected_receiver;
@@ -22,7 +22,7 @@ pub struct ReadMeters {
     current: Option<MeterKind>,
     /// The plain read to try when the command-29 one was refused (selected receiver).
     fallback: Option<CivRequest>,
-    values: Map<String, Value>,
+    values: Vec<(MeterKind, u16)>,
 }
 
 impl ReadMeters {
@@ -33,7 +33,7 @@ impl ReadMeters {
             next: 0,
             current: None,
             fallback: None,
-            values: Map::new(),
+            values: Vec::new(),
         }
     }
 }
@@ -48,7 +48,7 @@ impl Procedure for ReadMeters {
                         None => f.data,
                     };
                     if let Some(v) = payload.get(1..3).and_then(|b| civ::bcd_to_level(b).ok()) {
-                        self.values.insert(kind.name().into(), json!(v.min(255)));
+                        self.values.push((kind, v.min(255)));
                     }
                 }
                 Err(e) if e.code == ErrorCode::RadioRejected => {
@@ -86,6 +86,6 @@ impl Procedure for ReadMeters {
             self.current = Some(kind);
             return Step::Send { req, retry: false };
         }
-        Step::Done(Ok(Value::Object(std::mem::take(&mut self.values))))
+        Step::Done(Ok(Answer::Meters(std::mem::take(&mut self.values))))
     }
 }

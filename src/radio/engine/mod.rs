@@ -45,7 +45,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use crate::radio::answer::Answer;
 
 use self::proc::{Outcome, Procedure};
 use self::safety::Release;
@@ -62,7 +62,7 @@ use crate::profile::{Profile, ProfileRegistry};
 use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, Receiver, cmd};
 
 /// What a finished command reports.
-pub type CommandResult = Result<Value, CommandError>;
+pub type CommandResult = Result<Answer, CommandError>;
 
 /// Receives a command's result, exactly once.
 pub type Reply = Box<dyn FnOnce(CommandResult) + Send>;
@@ -349,7 +349,10 @@ impl Engine {
         match &job.cmd {
             Command::Ptt(false) | Command::Release if power_on == Some(false) => {
                 // switched off: so is the transmitter
-                let r = Ok(serde_json::json!({"state": false}));
+                let r = Ok(Answer::Ptt {
+                    on: false,
+                    read_back: None,
+                });
                 self.complete(job.reply, r);
                 return None;
             }

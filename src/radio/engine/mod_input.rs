@@ -2,7 +2,7 @@
 //! profile's `[mod_input]`): read before web TX audio starts, set to LAN, and put back
 //! to the operator's setting afterwards.
 
-use serde_json::json;
+use crate::radio::answer::Answer;
 
 use super::proc::{Cx, Item, Outcome, Procedure, Script, Step, Then};
 use crate::radio::error::{CommandError, ErrorCode};
@@ -58,9 +58,7 @@ impl Procedure for ReadModInput {
             (Some((data_mode, (hi, lo))), Some(Ok(f))) => match f.data.as_slice() {
                 [sub, h, l, v, ..] if *sub == cmd::ext::MENU && (*h, *l) == (hi, lo) => {
                     match civ::from_bcd_byte(*v) {
-                        Ok(value) => {
-                            Step::Done(Ok(json!({"data_mode": data_mode, "value": value})))
-                        }
+                        Ok(value) => Step::Done(Ok(Answer::ModInput { data_mode, value })),
                         Err(_) => Step::Done(Err(CommandError::new(
                             ErrorCode::RadioRejected,
                             format!("MOD-input value {v:02X} is not BCD"),
@@ -98,6 +96,6 @@ pub fn set_mod_input(cx: &Cx, data_mode: u8, value: u8) -> Script {
             CivRequest::set(cx.addr(), cmd::EXT, &[cmd::ext::MENU, hi, lo, v]),
             Then::Nothing,
         )],
-        json!({"data_mode": data_mode, "value": value}),
+        Answer::ModInput { data_mode, value },
     )
 }

@@ -18,7 +18,7 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use crate::radio::answer::Answer;
 
 use super::proc::{Cx, Effect, Outcome, Procedure, Step};
 use crate::radio::error::{CommandError, ErrorCode};
@@ -102,8 +102,11 @@ impl Power {
         }
     }
 
-    fn result(&self) -> Value {
-        json!({"state": if self.on { "on" } else { "off" }})
+    fn result(&self, read_back: Option<String>) -> Answer {
+        Answer::Power {
+            on: self.on,
+            read_back,
+        }
     }
 
     fn switch(&mut self, cx: &Cx) -> Step {
@@ -125,7 +128,7 @@ impl Power {
     }
 
     /// The radio is in the state asked for.
-    fn switched(&self, cx: &mut Cx, result: Value) -> Step {
+    fn switched(&self, cx: &mut Cx, result: Answer) -> Step {
         let on = self.on;
         cx.state.modify(|c| {
             c.radio.power_on = Some(on);
@@ -154,7 +157,7 @@ impl Procedure for Power {
             (PowerPhase::Start, _) => {
                 let (power_on, ptt) = cx.state.read(|c| (c.radio.power_on, c.radio.ptt));
                 if power_on == Some(on) {
-                    return Step::Done(Ok(self.result()));
+                    return Step::Done(Ok(self.result(None)));
                 }
                 if !on && ptt != Some(false) {
                     // a key that ran just before (another client's, say) or a PTT in
@@ -182,7 +185,7 @@ impl Procedure for Power {
                 self.switch(cx)
             }
             (PowerPhase::Switching, None) => self.switch(cx),
-            (PowerPhase::Switching, Some(Ok(_))) => self.switched(cx, self.result()),
+            (PowerPhase::Switching, Some(Ok(_))) => self.switched(cx, self.result(None)),
             (PowerPhase::Switching, Some(Err(e)))
                 if on && e.code == ErrorCode::RadioRejected && self.naks < BOOT_NAKS =>
             {
@@ -205,12 +208,10 @@ impl Procedure for Power {
                 match last.as_ref().map(|o| o.as_ref().ok().and_then(power_reply)) {
                     Some(Some(false)) => {
                         log::info!("power off: the radio answered \"{error}\" but reads back off");
-                        let mut r = self.result();
-                        r["readBack"] = json!(true);
-                        r["note"] = json!(format!(
+                        let r = self.result(Some(format!(
                             "the radio did not confirm the power-off ({}) but reads back switched off",
                             error.message
-                        ));
+                        )));
                         self.switched(cx, r)
                     }
                     Some(Some(true)) => {
@@ -283,7 +284,10 @@ impl Procedure for PttKey {
             }
             (PttPhase::Keying, Some(Ok(_))) => {
                 cx.state.modify(|c| c.radio.ptt = Some(on));
-                Step::Done(Ok(json!({"state": on})))
+                Step::Done(Ok(Answer::Ptt {
+                    on,
+                    read_back: None,
+                }))
             }
             (PttPhase::Keying, Some(Err(e))) => {
                 // the radio may have acted all the same (a NAK that lies, a lost
@@ -310,14 +314,13 @@ impl Procedure for PttKey {
                             } else {
                                 "not transmitting"
                             };
-                            Step::Done(Ok(json!({
-                                "state": on,
-                                "readBack": true,
-                                "note": format!(
+                            Step::Done(Ok(Answer::Ptt {
+                                on,
+                                read_back: Some(format!(
                                     "the radio did not confirm the command ({}) but reads back {state}",
                                     error.message
-                                ),
-                            })))
+                                )),
+                            }))
                         } else {
                             if keyed {
                                 // still keyed after an unkey: the release takes over

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use serde_json::Value;
+use crate::radio::answer::Answer;
 
 use crate::profile::{Profile, VfoScheme};
 use crate::radio::apply::{apply_frame_to, selected_receiver};
@@ -31,7 +31,7 @@ pub enum Step {
     /// Wait this long, then ask again (with no outcome).
     Sleep(Duration),
     /// Finished.
-    Done(Result<Value, CommandError>),
+    Done(Result<Answer, CommandError>),
 }
 
 /// Something a procedure asks of the engine besides its result.
@@ -136,13 +136,13 @@ pub struct Script {
     items: VecDeque<Item>,
     finally: VecDeque<Item>,
     current: Option<Item>,
-    result: Value,
+    result: Answer,
     error: Option<CommandError>,
 }
 
 impl Script {
     /// A script answering `result` when every item succeeds.
-    pub fn new(items: Vec<Item>, result: Value) -> Script {
+    pub fn new(items: Vec<Item>, result: Answer) -> Script {
         Script {
             items: items.into(),
             finally: VecDeque::new(),
@@ -160,7 +160,7 @@ impl Script {
 
     /// A script that fails at once with `e`.
     pub fn fail(e: CommandError) -> Script {
-        let mut s = Script::new(Vec::new(), Value::Null);
+        let mut s = Script::new(Vec::new(), Answer::Done);
         s.error = Some(e);
         s
     }
@@ -204,7 +204,7 @@ impl Procedure for Script {
             }
             None => Step::Done(match self.error.take() {
                 Some(e) => Err(e),
-                None => Ok(std::mem::take(&mut self.result)),
+                None => Ok(std::mem::replace(&mut self.result, Answer::Done)),
             }),
         }
     }

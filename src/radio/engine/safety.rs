@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use serde_json::json;
+use crate::radio::answer::Answer;
 
 use super::power::{ptt_read, ptt_reply, ptt_set, read_again};
 use super::proc::Outcome;
@@ -163,7 +163,13 @@ impl Engine {
             self.tx_timeout_event(true);
         }
         for w in r.waiters {
-            self.complete(w, Ok(json!({"state": false})));
+            self.complete(
+                w,
+                Ok(Answer::Ptt {
+                    on: false,
+                    read_back: None,
+                }),
+            );
         }
         self.update_connection();
     }
@@ -209,7 +215,13 @@ impl Engine {
             r.reason
         );
         for w in r.waiters {
-            self.complete(w, Ok(json!({"state": false})));
+            self.complete(
+                w,
+                Ok(Answer::Ptt {
+                    on: false,
+                    read_back: None,
+                }),
+            );
         }
         self.update_connection();
     }

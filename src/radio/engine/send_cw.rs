@@ -3,7 +3,7 @@
 //! mode is read first (`26 01`, where the radio has it), since the state may not know it
 //! (an A/B radio whose selection is unknown) or the front panel may have changed it.
 
-use serde_json::json;
+use crate::radio::answer::Answer;
 
 use super::proc::{Cx, Outcome, Procedure, Step};
 use super::vfo;
@@ -96,7 +96,9 @@ impl Procedure for SendCw {
                 }
             }
             Phase::Sending => match last {
-                Some(Ok(_)) => Step::Done(Ok(json!({"sent": self.text.len()}))),
+                Some(Ok(_)) => Step::Done(Ok(Answer::CwSent {
+                    chars: self.text.len(),
+                })),
                 Some(Err(e)) => Step::Done(Err(e)),
                 None => Step::Done(Err(CommandError::new(
                     ErrorCode::RadioTimeout,

@@ -2,7 +2,7 @@
 //! receiver or VFO, with the classic commands for the selected one and `25`/`26` for
 //! the other (or, on radios without them, the classic ones while it is selected).
 
-use serde_json::json;
+use crate::radio::answer::Answer;
 
 use super::proc::{Cx, Effect, Item, Script, Then, route};
 use super::vfo;
@@ -30,7 +30,7 @@ pub fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
             format!("{hz} Hz cannot be sent"),
         ));
     };
-    let result = json!({"vfo": target.label(), "freq": hz});
+    let result = Answer::Tuned { target, hz };
     let then = Then::Set(Box::new(move |c| apply::set_freq(&mut c.radio, target, hz)));
     match cx.state.read(|c| sel_for_target(&c.radio, target)) {
         None => Script::fail(unknown("the selected VFO")),
@@ -157,10 +157,12 @@ pub fn set_mode(
             items
         }
     };
-    let result = json!({
-        "vfo": target.label(), "mode": mode, "filter": filter.map(|f| format!("FIL{f}")),
-        "data": new_data,
-    });
+    let result = Answer::ModeSet {
+        target,
+        mode,
+        filter,
+        data: new_data,
+    };
     if let Some(rx) = cx.state.read(|c| width_receiver(&c.radio, target)) {
         cx.effects.push(Effect::WidthStale(rx));
     }
@@ -184,14 +186,14 @@ fn width_receiver(s: &RadioState, target: Target) -> Option<Receiver> {
 pub fn width_refresh(cx: &mut Cx, rx: Receiver) -> Script {
     let req = CivRequest::read(cx.addr(), cmd::EXT, &[cmd::ext::FILTER_WIDTH]);
     match route(cx, rx, req, false) {
-        Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], json!({})),
+        Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], Answer::Done),
         None => {
             cx.state.modify(|c| {
                 if let Some(r) = c.radio.receiver_mut(rx) {
                     r.settings.filter_width = None;
                 }
             });
-            Script::new(Vec::new(), json!({}))
+            Script::new(Vec::new(), Answer::Done)
         }
     }
 }

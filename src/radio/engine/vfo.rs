@@ -12,6 +12,7 @@
 
 use super::proc::{Cx, Effect, Item, Outcome, Procedure, Script, Step, Then};
 use crate::profile::{Feature, Profile, VfoScheme};
+use crate::radio::answer::Answer;
 use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
 use crate::radio::command::{Command, Target};
 use crate::radio::request::CivRequest;
@@ -156,7 +157,7 @@ impl Prepared {
     /// Runs `prep`, then the procedure `build` makes.
     pub fn new(prep: Vec<Item>, build: Build) -> Prepared {
         Prepared {
-            prep: Script::new(prep, serde_json::Value::Null),
+            prep: Script::new(prep, Answer::Done),
             build: Some(build),
             inner: None,
         }

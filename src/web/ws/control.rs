@@ -25,6 +25,7 @@ use crate::radio::scope_pump::ScopeOut;
 use crate::radio::service::RadioClient;
 use crate::radio::table;
 use crate::station::dx::buffer::Spot;
+use crate::web::answer;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
 use crate::wire::civ::Receiver;
@@ -163,7 +164,7 @@ impl ControlChannel {
                 f(r.is_ok());
             }
             let text = match r {
-                Ok(v) => messages::ok(&reply_id, &v),
+                Ok(v) => messages::ok(&reply_id, &answer::result_json(&v)),
                 Err(e) => messages::fail(&reply_id, &e),
             };
             match now.lock().as_mut() {

@@ -3,10 +3,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::{Fate, Pair, cfg, code, ok};
 use crate::lan::link::LinkState;
+use crate::radio::answer::{Answer, BandChange, BandSource};
 use crate::radio::command::{Command, Target};
 use crate::radio::state::Selected;
 use crate::radio::table::settings::SettingId;
@@ -52,7 +51,13 @@ fn sets_reach_the_radio_and_the_state() {
         target: Target::Receiver(Receiver::Sub),
         hz: 7_012_345,
     }));
-    assert_eq!(r, json!({"vfo": "SUB", "freq": 7_012_345}));
+    assert_eq!(
+        r,
+        Answer::Tuned {
+            target: Target::Receiver(Receiver::Sub),
+            hz: 7_012_345
+        }
+    );
     assert_eq!(sim_freq(&p, 1), 7_012_345);
     assert_eq!(p.content().radio.sub.unwrap().freq_hz, Some(7_012_345));
     ok(p.exec(Command::write(SettingId::Agc, Receiver::Sub, 3)));
@@ -224,12 +229,15 @@ fn pacing_spaces_the_requests() {
 fn band_recall_applies_frequency_mode_filter_and_data_mode() {
     let mut p = Pair::ready("ic7610");
     let r = ok(p.exec(Command::SetBand(0x03)));
-    assert_eq!(r["source"], "bsr");
+    assert!(
+        matches!(&r, Answer::Band(b) if b.source == BandSource::Bsr),
+        "{r:?}"
+    );
     let c = p.content();
     assert!((7_000_000..=7_300_000).contains(&c.radio.main.freq_hz.unwrap()));
     assert_eq!(c.radio.main.freq_hz, Some(sim_freq(&p, 0)));
     let r = ok(p.exec(Command::SetBand(0x42)));
-    assert_eq!(r, json!({"band": 0x42, "source": "none", "retuned": false}));
+    assert_eq!(r, Answer::Band(BandChange::unknown(0x42)));
     // the 20 m register holds 14.074 MHz USB-D1 FIL2: the recall applies its DATA mode
     let mut body = vec![cmd::ext::BAND_STACK, 0x05, cmd::ext::BSR_LATEST];
     body.extend(civ::freq_to_bcd(14_074_000).unwrap());
@@ -237,7 +245,10 @@ fn band_recall_applies_frequency_mode_filter_and_data_mode() {
     let write = civ::Frame::new(p.rig.civ_addr(), civ::CONTROLLER, cmd::EXT, &body);
     assert_eq!(p.rig.handle(&write, Duration::ZERO)[0].cmd, civ::ACK);
     let r = ok(p.exec(Command::SetBand(0x05)));
-    assert_eq!(r["freq"], 14_074_000);
+    assert!(
+        matches!(&r, Answer::Band(b) if b.freq == Some(14_074_000)),
+        "{r:?}"
+    );
     let c = p.content();
     assert_eq!(c.radio.main.mode.map(Mode::name), Some("USB"));
     assert_eq!(c.radio.main.filter, Some(2));

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
 use crate::lan::link::{LinkEvent, LinkState};
+use crate::radio::answer::Answer;
 use crate::radio::command::{Command, Target};
 use crate::radio::state::RadioStatus;
 use crate::radio::table::settings::SettingId;
@@ -44,7 +45,13 @@ fn power_off_and_on() {
         (RadioStatus::PoweredOff, false)
     );
     // regression: power off when already off answered 409 radio_rejected
-    assert_eq!(ok(p.exec(Command::Power(false)))["state"], "off");
+    assert_eq!(
+        ok(p.exec(Command::Power(false))),
+        Answer::Power {
+            on: false,
+            read_back: None
+        }
+    );
     let r = p.exec(Command::write(SettingId::Power, Receiver::Main, 10));
     assert_eq!(code(&r), "radio_unavailable");
     ok(p.exec(Command::Power(true)));
@@ -178,7 +185,10 @@ fn power_on_works_at_any_time_after_power_off() {
     for wait_s in [1, 3, 10, 60] {
         let mut p = Pair::ready("ic7610");
         p.watch_civ();
-        assert_eq!(ok(p.exec_offered(Command::Power(false)))["state"], "off");
+        assert!(matches!(
+            ok(p.exec_offered(Command::Power(false))),
+            Answer::Power { on: false, .. }
+        ));
         p.run_for(Duration::from_secs(wait_s));
         let c = p.content();
         assert_eq!(c.detail.status, RadioStatus::PoweredOff, "{wait_s} s");

@@ -13,8 +13,8 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::radio::answer::Answer;
 use parking_lot::Mutex;
-use serde_json::Value;
 
 use super::{CommandResult, Engine, EngineConfig, EngineEvent, Job};
 use crate::lan::link::{LinkEvent, LinkState};
@@ -425,7 +425,7 @@ pub fn code(r: &CommandResult) -> &'static str {
     }
 }
 
-/// A result's value, for assertions.
-pub fn ok(r: CommandResult) -> Value {
+/// A result's answer, for assertions.
+pub fn ok(r: CommandResult) -> Answer {
     r.unwrap_or_else(|e| panic!("expected success, got {e}"))
 }

@@ -3,9 +3,8 @@
 //! where the radio has them (IC-705) and by selecting it for the duration where it has
 //! not (IC-7100); MAIN/SUB radios read what a command needs with `26` first.
 
-use serde_json::json;
-
 use super::{Pair, ok};
+use crate::radio::answer::Answer;
 use crate::radio::command::{Command, Target};
 use crate::radio::state::{Selected, VfoState};
 use crate::sim::rig::VfoState as RigVfo;
@@ -125,7 +124,10 @@ fn the_other_vfo_is_set_without_switching_where_the_radio_has_25_26() {
     assert_eq!(rig_selected(&p), 1);
     let from = p.sent.len();
     let r = ok(p.exec(set_mode(0, "LSB")));
-    assert_eq!(r["vfo"], "A");
+    assert!(
+        matches!(r, Answer::ModeSet { target, .. } if target.label() == "A"),
+        "{r:?}"
+    );
     assert_eq!(rig_vfo(&p, 0).mode, Mode::Lsb.code());
     assert_eq!(rig_selected(&p), 1, "B stays selected");
     assert_eq!(
@@ -170,7 +172,10 @@ fn without_25_26_the_other_vfo_is_reached_by_selecting_it() {
         hz: 14_250_000,
     }));
     let r = ok(p.exec(set_mode(0, "LSB")));
-    assert_eq!((&r["vfo"], &r["mode"]), (&json!("A"), &json!("LSB")));
+    assert!(
+        matches!(r, Answer::ModeSet { target, mode: Mode::Lsb, .. } if target.label() == "A"),
+        "{r:?}"
+    );
     assert_eq!(rig_vfo(&p, 0).mode, Mode::Lsb.code());
     assert_eq!(rig_selected(&p), 1, "B selected again");
     ok(p.exec(Command::SetDataMode {
@@ -251,7 +256,7 @@ fn send_cw_in_split_checks_the_tx_vfo() {
         split(&mut p, true);
         // RX (A) in USB, TX (B) in CW: allowed, and the radio keys
         let r = p.exec(Command::SendCw("TEST".into()));
-        assert_eq!(ok(r), json!({"sent": 4}), "{model}");
+        assert_eq!(ok(r), Answer::CwSent { chars: 4 }, "{model}");
         assert!(p.rig.snapshot().cw.is_some(), "{model}: sending");
         p.run_for(std::time::Duration::from_secs(5));
         // the reverse: refused, and the message names the TX VFO's mode
