@@ -11,7 +11,7 @@ use parking_lot::Mutex;
 
 use super::audio_client::AudioBlock;
 use super::civ_client::CivClientConfig;
-use super::control::{ControlConfig, ControlEvent, ControlFailure};
+use super::control::{ControlConfig, ControlEvent};
 use crate::wire::civ::Frame;
 
 /// What the port threads tell the supervisor.
@@ -193,14 +193,6 @@ impl LinkShared {
 /// Our id for a socket bound to `port` (as the reference client does: 0x0001_0000 | port).
 pub(super) fn id_for_port(port: u16) -> u32 {
     0x0001_0000 | u32::from(port)
-}
-
-/// Translates a control failure for users and logs.
-pub(super) fn failure_event(f: &ControlFailure) -> LinkEvent {
-    LinkEvent::Failed {
-        message: f.message().to_string(),
-        permanent: f.is_permanent(),
-    }
 }
 
 /// Events of the control session that the link forwards as they are.

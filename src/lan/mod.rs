@@ -7,6 +7,7 @@ pub mod civ_client;
 pub mod control;
 pub mod discovery;
 pub mod link;
+mod link_policy;
 mod link_ports;
 mod link_state;
 pub mod port;
