@@ -1,17 +1,21 @@
 //! Wiring: configuration -> simulated radio (when no real one is given) -> radio
-//! service -> meter pump -> web server; then wait for SIGINT / SIGTERM and shut down in
-//! order (web clients closed, PTT released, clean radio logout, simulator stopped).
+//! service -> meter pump -> web server, audio bridge, rigctld; then wait for SIGINT /
+//! SIGTERM and shut down in order (web and rigctld clients closed, bridge stopped, PTT
+//! released, clean radio logout, simulator stopped).
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use crate::bridge::AudioBridge;
 use crate::config::{RadioTarget, ServeConfig, SimCliConfig};
 use crate::lan::control::ControlConfig;
 use crate::lan::link::LinkConfig;
 use crate::radio::executor::ExecutorConfig;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::{Radio, RadioConfig};
+use crate::rigctld::RigctldServer;
+use crate::rigctld::web_rules::Station;
 use crate::sim::rig::SimRigConfig;
 use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
@@ -28,6 +32,8 @@ pub struct Running {
     pub app: Arc<AppCtx>,
     /// The built-in simulated radio, if used.
     pub sim: Option<SimHandle>,
+    /// The rigctld server (`--rigctld`).
+    pub rigctld: Option<RigctldServer>,
 }
 
 impl Running {
@@ -36,10 +42,26 @@ impl Running {
         self.web.addr()
     }
 
+    /// The audio bridge.
+    pub fn bridge(&self) -> Option<&Arc<AudioBridge>> {
+        self.app.bridge.get()
+    }
+
     /// Shuts everything down in order.
     pub fn shutdown(self) {
-        let Running { web, app, sim } = self;
+        let Running {
+            web,
+            app,
+            sim,
+            rigctld,
+        } = self;
         web.shutdown();
+        if let Some(r) = rigctld {
+            r.shutdown();
+        }
+        if let Some(b) = app.bridge.get() {
+            let _ = b.stop();
+        }
         app.meters.stop();
         app.radio.shutdown();
         if let Some(s) = sim {
@@ -139,7 +161,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         queue: 256,
     })?);
     let meters = MeterPump::start(radio.clone())?;
-    let web_cfg = WebConfig {
+    let mut web_cfg = WebConfig {
         auth: Auth::new(cfg.auth_token.as_ref().map(|t| t.expose().to_string())),
         max_clients: cfg.max_clients,
         max_connections: cfg.max_connections,
@@ -148,6 +170,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         tx_timeout: cfg.tx_timeout,
         ..tuning.web.unwrap_or_default()
     };
+    web_cfg.services.bridge = true;
     let tls = cfg
         .tls
         .clone()
@@ -161,13 +184,40 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     radio
         .store()
         .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    // the bridge's TX audio switches the MOD input to LAN as web TX audio does
+    let weak = Arc::downgrade(&app);
+    let bridge = Arc::new(AudioBridge::new(
+        radio.clone(),
+        cfg.bridge.device.clone(),
+        Arc::new(move || {
+            if let Some(app) = weak.upgrade() {
+                crate::web::ptt_watch::mod_input_tx_started(&app);
+            }
+        }),
+    ));
+    let _ = app.bridge.set(bridge.clone());
     let ports = Ports {
         listen: cfg.listen,
         tls,
         onboarding: cfg.onboarding_listen,
     };
     let web = WebServer::start(ports, app.clone())?;
-    Ok(Running { web, app, sim })
+    let rigctld = cfg
+        .rigctld
+        .as_ref()
+        .map(|r| RigctldServer::start(r, Station::new(app.clone())))
+        .transpose()?;
+    if cfg.bridge.start
+        && let Err(e) = bridge.start()
+    {
+        log::warn!("the audio bridge did not start: {}", e.message);
+    }
+    Ok(Running {
+        web,
+        app,
+        sim,
+        rigctld,
+    })
 }
 
 /// `rigweb`: serves until SIGINT / SIGTERM.

@@ -1,7 +1,7 @@
 //! What every request handler and WebSocket client shares.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -13,6 +13,7 @@ use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
+use crate::bridge::AudioBridge;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
@@ -56,7 +57,7 @@ pub struct WebConfig {
 
 /// The optional services a server may run besides the radio (`services` in
 /// `GET /api/v1/info`). Their routes answer `501 not_implemented` while a service is off;
-/// none is part of this release yet, so all are off by default.
+/// all are off by default (the app turns on the audio bridge).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Services {
     /// DX-cluster spots (`/api/v1/dx/spots`).
@@ -111,6 +112,8 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// The audio bridge (`/api/v1/bridge`), set once by the app.
+    pub bridge: OnceLock<Arc<AudioBridge>>,
     next_id: AtomicU64,
 }
 
@@ -127,6 +130,7 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            bridge: OnceLock::new(),
             next_id: AtomicU64::new(1),
         }
     }

@@ -380,6 +380,7 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
                 _ => routes::power(app, &body),
             }
         }
+        "/api/v1/bridge" => super::bridge_route::bridge(app, method),
         other => routes::planned(other),
     }
 }
