@@ -87,12 +87,13 @@ fn info_tells_the_tx_timeout_and_the_optional_services() {
     let srv = start_server(cfg, Tuning::default());
     let v = get(srv.addr(), "/api/v1/info").json();
     assert_eq!(v["txTimeoutS"], 42, "--tx-timeout in seconds: {v}");
-    // none of the optional services is in this release: the page must not ask for them
+    // the optional services this server runs: the audio bridge (stopped until started)
     assert_eq!(
         v["services"],
-        json!({"dxSpots": false, "bandPlan": false, "eibi": false, "bridge": false}),
+        json!({"dxSpots": false, "bandPlan": false, "eibi": false, "bridge": true}),
         "{v}"
     );
+    assert_eq!(get(srv.addr(), "/api/v1/bridge").json()["state"], "stopped");
     assert_eq!(get(srv.addr(), "/api/v1/dx/spots").status, 501);
     srv.shutdown();
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
