@@ -110,3 +110,55 @@ fn allowed_hosts_are_names_and_admit_their_pages() {
     let d = ServeConfig::from_cli(&cli(&[]), None).unwrap();
     assert!(!d.allowed_origins.allows(Some(o), Some(h), false));
 }
+
+#[test]
+fn rigctld_and_bridge_flags() {
+    let c = ServeConfig::from_cli(&cli(&[]), None).unwrap();
+    assert!(c.rigctld.is_none(), "rigctld is off by default");
+    assert_eq!(
+        (c.bridge.device.as_str(), c.bridge.start),
+        ("hw:Loopback,0", false)
+    );
+    let c = ServeConfig::from_cli(&cli(&["--rigctld", "127.0.0.1:4532"]), None).unwrap();
+    assert_eq!(c.rigctld.unwrap().listen.to_string(), "127.0.0.1:4532");
+    // reachable from other machines: the networks must be named
+    let e = serve_err(&["--rigctld", "0.0.0.0:4532"], None);
+    assert!(
+        e.contains("--rigctld-allow") && e.contains("authentication"),
+        "{e}"
+    );
+    let c = ServeConfig::from_cli(
+        &cli(&[
+            "--rigctld",
+            "0.0.0.0:4532",
+            "--rigctld-allow",
+            "192.168.1.0/24",
+        ]),
+        None,
+    )
+    .unwrap();
+    let allow = c.rigctld.unwrap().allow;
+    assert!(allow.allows("192.168.1.9".parse().unwrap()));
+    assert!(!allow.allows("10.0.0.1".parse().unwrap()));
+    let e = serve_err(
+        &["--rigctld", "127.0.0.1:4532", "--rigctld-allow", "lan"],
+        None,
+    );
+    assert!(e.starts_with("--rigctld-allow"), "{e}");
+    assert!(serve_err(&["--rigctld-allow", "10.0.0.0/8"], None).contains("needs --rigctld"));
+    assert!(serve_err(&["--rigctld", "nowhere"], None).starts_with("--rigctld"));
+    let c = ServeConfig::from_cli(
+        &cli(&[
+            "--bridge-device",
+            "plughw:CARD=Loopback,DEV=0",
+            "--bridge-start",
+        ]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        (c.bridge.device.as_str(), c.bridge.start),
+        ("plughw:CARD=Loopback,DEV=0", true)
+    );
+    assert!(serve_err(&["--bridge-device", " "], None).starts_with("--bridge-device"));
+}

@@ -31,14 +31,15 @@ fn hamlib_rigctl_reads_and_sets_an_ic7610() {
         &[
             "F", "14074000", "f", "M", "PKTUSB", "0", "m", "S", "1", "Sub", "s", "I", "14075500",
             "i", "X", "USB", "0", "x", "L", "RFPOWER", "0.5", "l", "RFPOWER", "U", "NB", "1", "u",
-            "NB", "L", "AF", "0.25", "l", "AF", "v",
+            "NB", "L", "AF", "0.25", "l", "AF", "L", "RF", "0.75", "l", "RF", "L", "SQL", "0.1",
+            "l", "SQL", "v",
         ],
     );
     assert_eq!(
         out,
         [
             "14074000", "PKTUSB", "3000", "1", "Sub", "14075500", "USB", "3000", "0.501961", "1",
-            "0.250980", "Main",
+            "0.250980", "0.749020", "0.101961", "Main",
         ],
         "{out:?}"
     );
@@ -51,12 +52,41 @@ fn hamlib_rigctl_reads_and_sets_an_ic7610() {
     assert!(s.split, "split really on");
     assert_eq!(s.selected_rx, 0, "MAIN stays selected");
     assert_eq!(common::sim_rf_power(&s), 128);
+    let levels = &s.receivers[0].levels;
+    assert_eq!(
+        (levels.get(&0x01), levels.get(&0x02), levels.get(&0x03)),
+        (Some(&64), Some(&191), Some(&26)),
+        "AF, RF and squelch of MAIN"
+    );
     // PTT in one session (a session that ends while keyed would release it)
-    let out = hamlib_rigctl(addr, &["T", "1", "t", "l", "SWR", "T", "0", "t"]);
-    assert_eq!(out.len(), 3, "{out:?}");
-    assert_eq!((out[0].as_str(), out[2].as_str()), ("1", "0"));
+    let out = hamlib_rigctl(
+        addr,
+        &[
+            "T",
+            "1",
+            "t",
+            "l",
+            "SWR",
+            "l",
+            "ALC",
+            "l",
+            "RFPOWER_METER_WATTS",
+            "T",
+            "0",
+            "t",
+        ],
+    );
+    assert_eq!(out.len(), 5, "{out:?}");
+    assert_eq!((out[0].as_str(), out[4].as_str()), ("1", "0"));
     let swr: f64 = out[1].parse().unwrap();
     assert!((1.0..6.0).contains(&swr), "SWR while keyed: {swr}");
+    let alc: f64 = out[2].parse().unwrap();
+    assert!((0.0..=2.2).contains(&alc), "ALC while keyed: {alc}");
+    let watts: f64 = out[3].parse().unwrap();
+    assert!(
+        (0.0..=120.0).contains(&watts),
+        "power while keyed: {watts} W"
+    );
     assert!(!sim_ptt(&srv));
     let out = hamlib_rigctl(addr, &["S", "0", "Main", "s", "l", "STRENGTH"]);
     assert_eq!(&out[..2], ["0", "Main"]);

@@ -336,7 +336,10 @@ impl Pcm {
         let mut d: c_long = 0;
         // SAFETY: an open handle and a valid out pointer.
         let rc = unsafe { (self.lib.delay)(self.handle, &mut d) };
-        (rc >= 0).then_some(i64::from(d).max(0))
+        // `c_long` is 32 bits on armv7
+        #[allow(clippy::useless_conversion)]
+        let d = i64::from(d);
+        (rc >= 0).then_some(d.max(0))
     }
 }
 

@@ -223,6 +223,11 @@ pub fn long_names() -> impl Iterator<Item = &'static str> {
     DEFS.iter().map(|d| d.long)
 }
 
+/// C's `isspace`, as Hamlib's parser uses it (Rust's ASCII whitespace lacks `\v`).
+fn is_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == 0x0b
+}
+
 /// A cursor over one line's bytes.
 struct Cursor<'a> {
     bytes: &'a [u8],
@@ -231,7 +236,7 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn skip_space(&mut self) {
-        while self.at < self.bytes.len() && self.bytes[self.at].is_ascii_whitespace() {
+        while self.at < self.bytes.len() && is_space(self.bytes[self.at]) {
             self.at += 1;
         }
     }
@@ -244,7 +249,7 @@ impl<'a> Cursor<'a> {
     fn token(&mut self) -> &'a str {
         self.skip_space();
         let start = self.at;
-        while self.at < self.bytes.len() && !self.bytes[self.at].is_ascii_whitespace() {
+        while self.at < self.bytes.len() && !is_space(self.bytes[self.at]) {
             self.at += 1;
         }
         std::str::from_utf8(&self.bytes[start..self.at]).unwrap_or("")
@@ -271,7 +276,7 @@ pub fn parse_line(line: &[u8]) -> Vec<Request> {
                 let name = c.token();
                 DEFS.iter().find(|d| d.long == name)
             }
-            Some(ch) if !ch.is_ascii_whitespace() => {
+            Some(ch) if !is_space(ch) => {
                 c.at += 1;
                 DEFS.iter().find(|d| d.short == Some(ch))
             }
@@ -418,6 +423,11 @@ mod tests {
             "a missing argument is an error, not a wait"
         );
         assert_eq!(cmds(""), vec![]);
+        assert_eq!(
+            cmds("F\x0b7074000\x0bf"),
+            vec![Ok(RigCmd::SetFreq(7_074_000)), Ok(RigCmd::GetFreq)],
+            "vertical tabs separate as in C (fuzz)"
+        );
         assert_eq!(cmds("\u{0}\u{ff}"), vec![Err(RigError::NotImplemented)]);
     }
 
