@@ -1,11 +1,12 @@
 //! Wiring: configuration -> simulated radio (when no real one is given) -> radio
 //! service -> meter pump -> web server, audio bridge, rigctld; then wait for SIGINT /
-//! SIGTERM and shut down in order (web and rigctld clients closed, bridge stopped, PTT
-//! released, clean radio logout, simulator stopped).
+//! SIGTERM and shut down in order (PTT released, web and rigctld clients closed, bridge
+//! stopped, clean radio logout, simulator stopped).
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::bridge::AudioBridge;
 use crate::config::{RadioTarget, ServeConfig, SimCliConfig};
@@ -20,7 +21,7 @@ use crate::sim::rig::SimRigConfig;
 use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
 use crate::web::context::{AppCtx, WebConfig};
-use crate::web::ptt_watch::PttWatcher;
+use crate::web::ptt_watch::{PttWatcher, unkey_for_shutdown};
 use crate::web::server::{Ports, WebServer};
 use crate::web::tls::TlsProvider;
 
@@ -47,7 +48,9 @@ impl Running {
         self.app.bridge.get()
     }
 
-    /// Shuts everything down in order.
+    /// Shuts everything down in order: the transmitter unkeyed (confirmed by the radio,
+    /// or [`UNKEY_WAIT`] passed), then the web and rigctld clients closed and the bridge
+    /// stopped, then the radio logged out.
     pub fn shutdown(self) {
         let Running {
             web,
@@ -55,6 +58,7 @@ impl Running {
             sim,
             rigctld,
         } = self;
+        unkey_for_shutdown(&app, UNKEY_WAIT);
         web.shutdown();
         if let Some(r) = rigctld {
             r.shutdown();
@@ -69,6 +73,10 @@ impl Running {
         }
     }
 }
+
+/// Longest wait at shutdown for the radio to confirm the unkey before the clients are
+/// closed (the release goes on meanwhile, and until the executor stops).
+pub const UNKEY_WAIT: Duration = Duration::from_secs(3);
 
 /// Knobs that the command line does not expose, for tests and benchmarks.
 #[derive(Debug, Clone, Default)]

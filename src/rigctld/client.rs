@@ -284,13 +284,10 @@ impl Client {
     }
 
     fn power(&mut self, on: bool) -> Result<Reply, RigError> {
-        let radio = self.station.radio().clone();
-        if !on && radio.store().read(|c| c.radio.ptt != Some(false)) {
-            // as POST /api/v1/radio/power: unkey first, TX audio stops now
+        if !on {
+            // as POST /api/v1/radio/power: TX audio stops now; the engine unkeys before
+            // it switches off
             self.station.unkeying();
-            if let Err(e) = self.execute(Command::Ptt(false)) {
-                log::warn!("{}: unkeying before power off: {e:?}", self.who);
-            }
         }
         self.execute(Command::Power(on)).map(|_| Reply::Done)
     }

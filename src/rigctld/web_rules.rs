@@ -52,10 +52,15 @@ impl Station {
         self.0.ptt.claim(id, transmitting)
     }
 
-    /// Client `id`'s key command ended (`PttArbiter::key_done`).
+    /// Client `id`'s key command ended (`PttArbiter::key_done`); a key that ran after
+    /// the server began to stop is released at once (`ptt_watch::release`), as the
+    /// WebSocket control channel does.
     pub fn key_done(&self, id: u64, ok: bool) {
         let keyed = self.0.radio.store().read(|c| c.radio.transmitting());
         self.0.ptt.key_done(id, ok, keyed);
+        if keyed && self.0.ptt.is_closed() {
+            crate::web::ptt_watch::release(&self.0, "a rigctld key that ran during shutdown");
+        }
     }
 
     /// An unkey is on its way (`PttArbiter::unkeying`): TX audio stops now.

@@ -14,6 +14,7 @@ use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
 use crate::bridge::AudioBridge;
+use super::ws::tx_gate::TxCredits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
@@ -114,6 +115,8 @@ pub struct AppCtx {
     pub stream_stats: Arc<StreamStats>,
     /// The audio bridge (`/api/v1/bridge`), set once by the app.
     pub bridge: OnceLock<Arc<AudioBridge>>,
+    /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
+    pub tx_credits: TxCredits,
     next_id: AtomicU64,
 }
 
@@ -131,6 +134,7 @@ impl AppCtx {
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
             bridge: OnceLock::new(),
+            tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }
     }

@@ -173,11 +173,10 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
         }
         None => return response::error(400, "invalid_param", "state: required, \"on\" or \"off\""),
     };
-    if !on && app.radio.store().read(|c| c.radio.ptt != Some(false)) {
-        // TX audio stops now, not when the radio confirms
+    if !on {
+        // TX audio stops now; the engine unkeys before it switches off when the
+        // transmitter may be keyed (also by a key that is still on its way)
         app.ptt.unkeying();
-        let _ = app.radio.execute(Command::Ptt(false));
-        app.ptt.clear();
     }
     match app.radio.execute(Command::Power(on)) {
         Ok(v) => response::json(200, &v),

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::sim::audio_synth::mode;
+use crate::sim::rig::SimRig;
 use crate::sim::rng::Rng;
 use crate::sim::testutil::{ALL, ack, fb, nak, one, read, rig};
 use crate::wire::civ::cmd::{self, ext, function, level, meter, power, scope, sel, vfo};
@@ -511,4 +512,34 @@ fn never_panics_and_always_answers_the_sender() {
         }
         let _ = one(&mut r, cmd::READ_FREQ, &[]);
     }
+}
+
+#[test]
+fn ic7610_agc_is_per_receiver_under_cmd29() {
+    // issue 15.9: `29 <rx> 16 12` was NAKed (the profile's cmd29 routes lacked it)
+    let mut r = rig("ic7610");
+    let agc =
+        |r: &mut SimRig, rx: u8| read(r, cmd::RECEIVER_PREFIX, &[rx, cmd::FUNCTION, function::AGC]);
+    assert_eq!(agc(&mut r, 0), vec![0, cmd::FUNCTION, function::AGC, 0x02]);
+    ack(
+        &mut r,
+        cmd::RECEIVER_PREFIX,
+        &[1, cmd::FUNCTION, function::AGC, 0x03],
+    );
+    assert_eq!(agc(&mut r, 1), vec![1, cmd::FUNCTION, function::AGC, 0x03]);
+    assert_eq!(
+        agc(&mut r, 0),
+        vec![0, cmd::FUNCTION, function::AGC, 0x02],
+        "MAIN's own"
+    );
+    assert_eq!(
+        read(&mut r, cmd::FUNCTION, &[function::AGC]),
+        vec![function::AGC, 0x02]
+    );
+    // out of range is still refused
+    nak(
+        &mut r,
+        cmd::RECEIVER_PREFIX,
+        &[1, cmd::FUNCTION, function::AGC, 0x04],
+    );
 }

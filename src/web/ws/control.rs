@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, ClientHandle, Ctx};
+use super::control_messages::{self, SubscribeAsk};
 use super::feed::StateFeed;
 use super::messages;
 use super::pacer::Pacer;
@@ -26,7 +27,11 @@ use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
 use crate::wire::web::MeterFrame;
 
-const STREAMS: [&str; 3] = ["events", "scope", "meters"];
+/// Ping interval of a client while it owns PTT.
+pub const OWNER_PING_INTERVAL: Duration = Duration::from_secs(1);
+/// Pong timeout of a client while it owns PTT: a PTT owner that answers nothing for this
+/// long after its last pong is cut at once and its PTT released (docs/API.md, *PTT*).
+pub const OWNER_PONG_TIMEOUT: Duration = Duration::from_secs(3);
 /// Told whether a command succeeded once it ended (or could not be queued).
 type Done = Box<dyn FnOnce(bool) + Send>;
 /// S-meter events at most this often.
@@ -56,10 +61,6 @@ pub struct ControlChannel {
     scope: Option<ScopeTap>,
     meters: Option<MeterTap>,
     limiter: RateLimiter,
-}
-
-fn stream_name(s: &str) -> Option<&'static str> {
-    STREAMS.iter().copied().find(|x| *x == s)
 }
 
 impl ControlChannel {
@@ -95,6 +96,10 @@ impl ControlChannel {
         {
             let e = CommandError::param("id", "must be a string (or a number)");
             self.reply_error(None, &e, ctx);
+            return;
+        }
+        if let Err(e) = control_messages::check_fields(msg) {
+            self.reply_error(id, &e, ctx);
             return;
         }
         match msg.get("type").and_then(Value::as_str) {
@@ -246,88 +251,37 @@ impl ControlChannel {
                 );
                 self.reply_error(Some(&id), &e, ctx);
             }
+            Claim::Closed => {
+                let e = CommandError::new(
+                    ErrorCode::RadioUnavailable,
+                    "the server is shutting down: keying is closed",
+                );
+                self.reply_error(Some(&id), &e, ctx);
+            }
             Claim::Granted => {
                 let (app, me) = (self.app.clone(), self.id);
                 let done: Done = Box::new(move |ok| {
                     let keyed = app.radio.store().read(|c| c.radio.transmitting());
                     app.ptt.key_done(me, ok, keyed);
+                    if keyed && app.ptt.is_closed() {
+                        // keyed after the server began to stop (a key that was queued):
+                        // off again at once
+                        crate::web::ptt_watch::release(&app, "a key that ran during shutdown");
+                    }
                 });
                 self.submit(cmd, id, ctx, Some(done));
             }
         }
     }
 
-    fn parse_streams(
-        msg: &Map<String, Value>,
-        default_all: bool,
-    ) -> Result<Vec<&'static str>, CommandError> {
-        match msg.get("streams") {
-            None | Some(Value::Null) => Ok(if default_all {
-                STREAMS.to_vec()
-            } else {
-                vec!["events"]
-            }),
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|v| {
-                    let s = v.as_str().ok_or_else(|| {
-                        CommandError::param("streams", "must be an array of strings")
-                    })?;
-                    stream_name(s).ok_or_else(|| {
-                        CommandError::param(
-                            "streams",
-                            format!("unknown stream {s:?}; allowed: {}", STREAMS.join(", ")),
-                        )
-                    })
-                })
-                .collect(),
-            Some(_) => Err(CommandError::param(
-                "streams",
-                "must be an array of strings",
-            )),
-        }
-    }
-
     fn on_subscribe(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
         let profile = self.app.radio.profile();
-        let parsed = (|| {
-            let streams = Self::parse_streams(msg, false)?;
-            let fps = match msg.get("scope_fps") {
-                None | Some(Value::Null) => 30,
-                Some(v) => match v.as_u64() {
-                    Some(f) if (1..=60).contains(&f) => f as u32,
-                    _ => {
-                        return Err(CommandError::param(
-                            "scope_fps",
-                            format!("{v} is not allowed; allowed 1..60"),
-                        ));
-                    }
-                },
-            };
-            let max_rx = if profile.is_dual() { 1 } else { 0 };
-            let receiver = match msg.get("scope_receiver") {
-                None | Some(Value::Null) => 0,
-                Some(v) => match v.as_u64() {
-                    Some(r) if r <= max_rx => r as u8,
-                    _ => {
-                        return Err(CommandError::param(
-                            "scope_receiver",
-                            format!("{v} is not allowed; allowed 0..{max_rx}"),
-                        ));
-                    }
-                },
-            };
-            if streams.contains(&"scope")
-                && profile.scope.source == crate::profile::ScopeSourceKind::None
-            {
-                return Err(CommandError::new(
-                    ErrorCode::NotSupported,
-                    format!("the {} has no scope to stream", profile.model()),
-                ));
-            }
-            Ok((streams, fps, receiver))
-        })();
-        let (streams, fps, receiver) = match parsed {
+        let parsed = control_messages::parse_subscribe(msg, &profile);
+        let SubscribeAsk {
+            streams,
+            fps,
+            receiver,
+        } = match parsed {
             Ok(v) => v,
             Err(e) => {
                 self.reply_error(id, &e, ctx);
@@ -400,7 +354,7 @@ impl ControlChannel {
     }
 
     fn on_unsubscribe(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
-        let streams = match Self::parse_streams(msg, true) {
+        let streams = match control_messages::parse_streams(msg, true) {
             Ok(s) => s,
             Err(e) => {
                 self.reply_error(id, &e, ctx);
@@ -539,8 +493,7 @@ impl Channel for ControlChannel {
 
     fn keepalive(&self) -> Option<(Duration, Duration)> {
         // while this client transmits, notice quickly if it vanishes without closing
-        (self.app.ptt.owner() == Some(self.id))
-            .then_some((Duration::from_secs(1), Duration::from_secs(3)))
+        (self.app.ptt.owner() == Some(self.id)).then_some((OWNER_PING_INTERVAL, OWNER_PONG_TIMEOUT))
     }
 
     fn closed(&mut self) {

@@ -44,6 +44,7 @@ pub struct MetersAsk {
 
 /// Validates a `meters_start` message against `profile`.
 pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<MetersAsk, CommandError> {
+    messages::check_fields(msg, "meters_start", &["meters", "fps"])?;
     let names = || MeterKind::ALL.map(MeterKind::name).join(", ");
     let asked: BTreeSet<MeterKind> = match msg.get("meters") {
         None | Some(Value::Null) => MeterKind::ALL.into_iter().collect(),
@@ -198,6 +199,9 @@ impl Channel for MetersChannel {
                 }
             }
             Some("meters_stop") => {
+                if let Err(e) = messages::check_fields(&msg, "meters_stop", &[]) {
+                    return self.fail(id, &e, ctx);
+                }
                 self.stop();
                 let mut reply = json!({"type": "meters_stopped"});
                 if let Some(id) = id {

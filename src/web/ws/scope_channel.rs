@@ -112,6 +112,7 @@ fn parse_subscribe(
     now: ScopeAsk,
     profile: &Profile,
 ) -> Result<ScopeAsk, CommandError> {
+    messages::check_fields(msg, "subscribe", &["scope_fps", "scope_receiver"])?;
     let mut ask = now;
     match msg.get("scope_fps") {
         None | Some(Value::Null) => {}
