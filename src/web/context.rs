@@ -13,8 +13,8 @@ use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
-use crate::bridge::AudioBridge;
 use super::ws::tx_gate::TxCredits;
+use crate::bridge::AudioBridge;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 
