@@ -204,6 +204,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         }),
     ));
     let _ = app.bridge.set(bridge.clone());
+    radio.store().subscribe(app.metrics.tx.clone());
     let ports = Ports {
         listen: cfg.listen,
         tls,
@@ -228,15 +229,66 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     })
 }
 
-/// `rigweb`: serves until SIGINT / SIGTERM.
+/// `rigweb`: serves until SIGINT / SIGTERM. Under systemd it says when it is ready,
+/// sends the watchdog keep-alives and says when it stops (`sd_notify.rs`).
 pub fn serve(cfg: ServeConfig) -> Result<(), Box<dyn Error>> {
     crate::signals::block()?;
     let running = start(&cfg)?;
+    log::info!("{}", startup_line(&cfg, &running));
+    crate::sd_notify::notify("READY=1\nSTATUS=serving");
+    // the keep-alive stops if the radio state cannot be read (a deadlocked store)
+    let app = running.app.clone();
+    let watchdog = crate::sd_notify::watchdog_interval_from_env()
+        .map(|every| {
+            crate::sd_notify::Watchdog::start(every, move || {
+                let _ = app.radio.store().revision();
+            })
+        })
+        .transpose()?;
     let sig = crate::signals::wait()?;
+    crate::sd_notify::notify("STOPPING=1");
     log::info!("{sig}: shutting down");
+    drop(watchdog);
     running.shutdown();
     log::info!("stopped");
     Ok(())
+}
+
+/// The one line that says what this server is: its URL(s), the radio, the profile, TLS
+/// and authentication.
+pub fn startup_line(cfg: &ServeConfig, running: &Running) -> String {
+    let scheme = if running.web.is_tls() {
+        "https"
+    } else {
+        "http"
+    };
+    let mut urls = format!("{scheme}://{}/", running.addr());
+    if let Some(o) = running.web.onboarding_addr() {
+        urls.push_str(&format!(" (CA onboarding http://{o}/)"));
+    }
+    let radio = match &cfg.radio {
+        RadioTarget::Simulated { profile } => format!("built-in simulated {}", profile.model()),
+        RadioTarget::Lan { addr, user, .. } => format!("{addr} as {user:?}"),
+    };
+    let profile = match &cfg.profile {
+        Some(p) => p.id().to_string(),
+        None if matches!(cfg.radio, RadioTarget::Simulated { .. }) => "of the simulator".into(),
+        None => "from the radio's reply".into(),
+    };
+    let tls = match &cfg.tls {
+        None => "off",
+        Some(crate::web::tls::TlsSource::Auto { .. }) => "on (local CA)",
+        Some(crate::web::tls::TlsSource::Files { .. }) => "on (certificate files)",
+    };
+    let auth = if cfg.auth_token.is_some() {
+        "on"
+    } else {
+        "off"
+    };
+    format!(
+        "rigweb {} serving {urls}; radio: {radio}; profile: {profile}; TLS: {tls}; auth: {auth}",
+        crate::web::context::VERSION
+    )
 }
 
 /// `rigweb sim`: runs the simulated radio until SIGINT / SIGTERM.

@@ -1,12 +1,16 @@
 //! Command-line interface (argh). `rigweb` serves; `rigweb sim` runs the simulated
 //! radio alone. Parsing only: validation happens in `config.rs`.
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
+use serde::Serialize;
 use std::path::PathBuf;
 
 /// rigweb: a small, fast web server for Icom transceivers (IC-7610, IC-705, IC-9700)
 /// over their LAN protocol. Without --radio it serves a built-in simulated radio.
-#[derive(FromArgs, Debug)]
+// Every flag is also a key of the `--config` file (`config_file.rs`): a new flag needs
+// nothing but its field here (and `#[serde(skip)]` if it is no setting).
+#[derive(FromArgs, ArgsInfo, Serialize, Debug)]
+#[serde(rename_all = "kebab-case")]
 #[argh(
     example = "Serve the built-in simulated IC-7610 on http://localhost:8080/:\n$ rigweb",
     example = "Serve a real IC-705 (password from the environment):\n$ RIGWEB_RADIO_PASSWORD=secret rigweb --radio 192.168.1.60 --radio-user op --profile ic705",
@@ -16,6 +20,16 @@ use std::path::PathBuf;
     note = "The API is described in docs/API.md. SIGINT/SIGTERM release PTT and log out of the radio cleanly."
 )]
 pub struct Cli {
+    /// read settings from this TOML file (keys are the long flags: radio-port = 50001); flags given here override it
+    #[argh(option)]
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+
+    /// validate the configuration, print the effective settings (secrets masked) and exit
+    #[argh(switch)]
+    #[serde(skip)]
+    pub check_config: bool,
+
     /// radio host name or IP address (default: start the built-in simulated radio)
     #[argh(option)]
     pub radio: Option<String>,
@@ -122,11 +136,12 @@ pub struct Cli {
 
     /// subcommand
     #[argh(subcommand)]
+    #[serde(skip)]
     pub command: Option<SubCommand>,
 }
 
 /// Subcommands.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(subcommand)]
 pub enum SubCommand {
     /// Run the simulated radio alone.
@@ -134,7 +149,7 @@ pub enum SubCommand {
 }
 
 /// run the simulated radio alone (it speaks the Icom LAN protocol on UDP)
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(
     subcommand,
     name = "sim",

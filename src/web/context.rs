@@ -115,6 +115,8 @@ pub struct AppCtx {
     pub stream_stats: Arc<StreamStats>,
     /// The audio bridge (`/api/v1/bridge`), set once by the app.
     pub bridge: OnceLock<Arc<AudioBridge>>,
+    /// Figures kept for `GET /metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
     pub tx_credits: TxCredits,
     next_id: AtomicU64,
@@ -134,6 +136,7 @@ impl AppCtx {
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
             bridge: OnceLock::new(),
+            metrics: Arc::default(),
             tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }

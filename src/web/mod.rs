@@ -8,6 +8,7 @@ pub mod capabilities;
 pub mod context;
 pub mod front;
 pub mod identity;
+pub mod metrics_page;
 pub mod mod_input;
 pub mod origin;
 pub mod ptt;

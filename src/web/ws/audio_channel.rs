@@ -270,12 +270,15 @@ impl AudioChannel {
                     let e = CommandError::param("channels", "allowed 1 or 2");
                     return self.fail(id, &e, ctx);
                 };
-                let tap = Arc::new(Tap::new(
-                    HIGH_WATERMARK,
-                    self.app.cfg.first_sequence,
-                    Some(ctx.handle.waker()),
-                    Box::new(|_| true),
-                ));
+                let tap = Arc::new(
+                    Tap::new(
+                        HIGH_WATERMARK,
+                        self.app.cfg.first_sequence,
+                        Some(ctx.handle.waker()),
+                        Box::new(|_| true),
+                    )
+                    .counting_drops(self.app.stream_stats.audio_dropped.clone()),
+                );
                 if let Some(d) = ctx.direct() {
                     let stats = self.app.stream_stats.clone();
                     tap.set_direct(Box::new(move |seq, f: &Arc<AudioOut>| {

@@ -295,7 +295,10 @@ impl ControlChannel {
             if receiver == 1 {
                 ensure_dual_scope(&self.app);
             }
-            let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
+            let queue = Arc::new(
+                LatestWins::new(5, Some(ctx.handle.waker()))
+                    .counting_drops(self.app.stream_stats.scope_dropped.clone()),
+            );
             let sub = self.app.radio.scope().subscribe(queue.clone());
             self.scope = Some(ScopeTap {
                 _sub: sub,
@@ -342,7 +345,10 @@ impl ControlChannel {
             .meters
             .demand(self.id, kinds, if frames { 10 } else { 5 });
         if self.meters.is_none() {
-            let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
+            let queue = Arc::new(
+                LatestWins::new(5, Some(ctx.handle.waker()))
+                    .counting_drops(self.app.stream_stats.meters_dropped.clone()),
+            );
             let sub = self.app.meters.readings().subscribe(queue.clone());
             self.meters = Some(MeterTap {
                 _sub: sub,

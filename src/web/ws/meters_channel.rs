@@ -136,14 +136,17 @@ impl MetersChannel {
         self.running = None;
         let wanted: BTreeSet<MeterKind> = ask.kinds.iter().copied().collect();
         let mut pacer = Pacer::new(ask.fps);
-        let tap = Arc::new(Tap::new(
-            HIGH_WATERMARK,
-            self.app.cfg.first_sequence,
-            Some(ctx.handle.waker()),
-            Box::new(move |r: &MeterReading| {
-                r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
-            }),
-        ));
+        let tap = Arc::new(
+            Tap::new(
+                HIGH_WATERMARK,
+                self.app.cfg.first_sequence,
+                Some(ctx.handle.waker()),
+                Box::new(move |r: &MeterReading| {
+                    r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
+                }),
+            )
+            .counting_drops(self.app.stream_stats.meters_dropped.clone()),
+        );
         if let Some(d) = ctx.direct() {
             let kinds = ask.kinds.clone();
             tap.set_direct(Box::new(move |seq, r: &Arc<MeterReading>| {

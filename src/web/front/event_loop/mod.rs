@@ -124,7 +124,10 @@ fn fd_limit() -> u64 {
     };
     // SAFETY: getrlimit writes into a valid rlimit.
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0 {
-        r.rlim_cur
+        // rlim_t is 32 bits wide on 32-bit ARM
+        #[allow(clippy::unnecessary_cast)]
+        let cur = r.rlim_cur as u64;
+        cur
     } else {
         1024
     }
