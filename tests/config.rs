@@ -161,6 +161,34 @@ fn rigctld_and_bridge_flags() {
         ("plughw:CARD=Loopback,DEV=0", true)
     );
     assert!(serve_err(&["--bridge-device", " "], None).starts_with("--bridge-device"));
+}
+
+#[test]
+fn rigctld_and_bridge_keys_of_the_config_file() {
+    let d = temp_dir("rigctld");
+    let f = d.join("rigweb.toml");
+    std::fs::write(
+        &f,
+        "rigctld = \"0.0.0.0:4532\"\nrigctld-allow = [\"192.168.1.0/24\"]\nbridge-device = \"hw:Loopback,0,0\"\nbridge-start = true\n",
+    )
+    .unwrap();
+    let (code, out, err) = rigweb(&["--config", f.to_str().unwrap(), "--check-config"], &[]);
+    assert_eq!(code, 0, "{err}");
+    for key in [
+        "rigctld = \"0.0.0.0:4532\"",
+        "rigctld-allow = [\"192.168.1.0/24\"]",
+        "bridge-device = \"hw:Loopback,0,0\"",
+        "bridge-start = true",
+    ] {
+        assert!(out.contains(key), "{key} in {out}");
+    }
+    std::fs::write(&f, "rigctld = \"0.0.0.0:4532\"\n").unwrap();
+    let (code, _, err) = rigweb(&["--config", f.to_str().unwrap(), "--check-config"], &[]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--rigctld-allow"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Runs the built binary with `args` and extra environment; (status, stdout, stderr).
 fn rigweb(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rigweb"))
