@@ -78,6 +78,10 @@ impl Running {
 /// closed (the release goes on meanwhile, and until the executor stops).
 pub const UNKEY_WAIT: Duration = Duration::from_secs(3);
 
+/// Most commands one client may have waiting for the radio (more are refused with
+/// `radio_busy`, for that client only): at one action per 50 ms window, 1.6 s of them.
+const COMMANDS_PER_CLIENT: usize = 32;
+
 /// Knobs that the command line does not expose, for tests and benchmarks.
 #[derive(Debug, Clone, Default)]
 pub struct Tuning {
@@ -158,6 +162,10 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     if let Some(f) = tuning.link {
         f(&mut link);
     }
+    let rate_window = tuning
+        .web
+        .as_ref()
+        .map_or(WebConfig::default().rate_window, |w| w.rate_window);
     let radio = Arc::new(Radio::start(RadioConfig {
         link,
         profile,
@@ -166,7 +174,8 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
             tx_timeout: cfg.tx_timeout,
             ..tuning.executor.unwrap_or_default()
         },
-        queue: 256,
+        queue: COMMANDS_PER_CLIENT,
+        rate_window,
     })?);
     let meters = MeterPump::start(radio.clone())?;
     let mut web_cfg = WebConfig {

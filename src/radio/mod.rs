@@ -7,6 +7,7 @@ pub mod audio;
 pub mod audio_dsp;
 pub mod audio_pump;
 pub mod command;
+pub mod dispatch;
 pub mod engine;
 pub mod error;
 pub mod events;

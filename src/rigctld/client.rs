@@ -1,15 +1,18 @@
 //! One rigctld client, apart from its socket: lines in, answer bytes out. Reads are
 //! answered from the state store; every set goes the way of a WebSocket `cmd`: the
-//! command table parses and validates it (`table::parse`, `table::check_against`), the
-//! client's rate limiter lets it through or holds it (a held set is acknowledged at once
-//! and shows in the client's reads until it ends, see `overlay`), and the radio's
-//! executor runs it (`Radio::submit`); the client waits for the result before answering.
-//! PTT follows the web's ownership rules (see `web_rules`).
+//! command table parses and validates it (`table::parse`, `table::check_against`), and
+//! it is queued as this client's (`RadioClient`: its own queue and rate limits, served in
+//! turn with every other client, `radio/dispatch`). The client waits for the radio's
+//! result before answering; a setting inside its rate-limit window is answered
+//! throttled at once by the queue (its value goes when the window ends), and shows in
+//! the client's reads until the radio has it (`overlay`), so a read after a set answers
+//! the set value. PTT follows the web's ownership rules (see `web_rules`).
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
 use serde_json::{Value, json};
 
 use super::hamlib::RigError;
@@ -19,28 +22,29 @@ use super::parse::{RigCmd, parse_line};
 use super::reply::{Reply, render};
 use super::respond::{Plan, Step, meter_reply, plan};
 use super::view::View;
-use super::web_rules::{Claim, RateLimiter, Station, Verdict};
-use crate::radio::command::Command;
+use super::web_rules::{Claim, Station};
+use crate::radio::command::{Command, RateClass};
+use crate::radio::dispatch::throttled;
 use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::service::RadioClient;
 use crate::radio::table;
 
 /// Longest wait for the radio's answer to one command.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// A command the limiter held, ended: `(command, succeeded)`.
-type Ended = (Command, bool);
 
 /// See the module docs.
 pub struct Client {
     station: Station,
     id: u64,
     who: String,
-    limiter: RateLimiter,
+    /// This client's queue at the radio.
+    queue: RadioClient,
+    /// Settings answered throttled, shown until the radio has them.
     overlay: Overlay,
+    /// A throttled setting failed (told by the queue): the overlay is dropped.
+    held_failed: Arc<AtomicBool>,
     /// The VFO chosen with `V` (`None`: the radio's selected one).
     current: Option<u8>,
-    ended_tx: Sender<Ended>,
-    ended_rx: Receiver<Ended>,
     meters: MeterTap,
 }
 
@@ -67,17 +71,25 @@ impl Client {
     /// A client connected from `peer`.
     pub fn new(station: Station, peer: SocketAddr) -> Client {
         let id = station.client_id();
-        let (ended_tx, ended_rx) = crossbeam_channel::unbounded();
+        let who = format!("rigctld client {id} ({peer})");
         let meters = MeterTap::new(station.meters().clone(), id);
+        // a setting answered throttled that failed when it went to the radio
+        let (w, failed) = (who.clone(), Arc::new(AtomicBool::new(false)));
+        let flag = failed.clone();
+        let queue = station
+            .radio()
+            .client(Arc::new(move |name: &str, e: &CommandError| {
+                log::warn!("{w}: throttled {name} failed: {e}");
+                flag.store(true, Ordering::Relaxed);
+            }));
         Client {
-            limiter: station.limiter(),
             station,
             id,
-            who: format!("rigctld client {id} ({peer})"),
+            who,
+            queue,
             overlay: Overlay::default(),
+            held_failed: failed,
             current: None,
-            ended_tx,
-            ended_rx,
             meters,
         }
     }
@@ -92,7 +104,6 @@ impl Client {
     pub fn handle_line(&mut self, line: &[u8]) -> (String, bool) {
         let mut out = String::new();
         for req in parse_line(line) {
-            self.settle_ended();
             let reply = match &req.cmd {
                 Ok(RigCmd::Quit) => return (out, true),
                 Ok(cmd) => self.answer(cmd),
@@ -109,6 +120,13 @@ impl Client {
     fn answer(&mut self, cmd: &RigCmd) -> Reply {
         let radio = self.station.radio().clone();
         let profile = radio.profile();
+        if self.held_failed.swap(false, Ordering::Relaxed) {
+            self.overlay.clear();
+        }
+        if !self.overlay.is_empty() {
+            let now = Instant::now();
+            radio.store().read(|c| self.overlay.refresh(&c.radio, now));
+        }
         let planned = radio.store().read(|c| {
             plan(
                 cmd,
@@ -175,15 +193,18 @@ impl Client {
         rig_error(e, off)
     }
 
-    /// Runs `cmd` and waits for its result.
-    fn execute(&self, cmd: Command) -> Result<Value, RigError> {
+    /// Waits for the result that `submit` promised to deliver through its sender.
+    fn wait(
+        &self,
+        submit: impl FnOnce(
+            Box<dyn FnOnce(Result<Value, CommandError>) + Send>,
+        ) -> Result<(), CommandError>,
+    ) -> Result<Value, RigError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
-        self.station
-            .radio()
-            .submit(cmd, move |r| {
-                let _ = tx.send(r);
-            })
-            .map_err(|e| self.error(&e))?;
+        submit(Box::new(move |r| {
+            let _ = tx.send(r);
+        }))
+        .map_err(|e| self.error(&e))?;
         match rx.recv_timeout(COMMAND_TIMEOUT) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(self.error(&e)),
@@ -191,46 +212,24 @@ impl Client {
         }
     }
 
-    /// Sends commands the limiter held, without waiting; their end is reported on the
-    /// `ended` channel (the overlay lets go of their values then).
-    fn send_held(&self, held: Vec<(String, Command)>) {
-        for (name, cmd) in held {
-            let tx = self.ended_tx.clone();
-            let who = self.who.clone();
-            let sent = cmd.clone();
-            let r = self.station.radio().submit(cmd.clone(), move |r| {
-                if let Err(e) = &r {
-                    log::warn!("{who}: held {name} failed: {e}");
-                }
-                let _ = tx.send((sent, r.is_ok()));
-            });
-            if let Err(e) = r {
-                log::warn!("{}: held command not queued: {e}", self.who);
-                let _ = self.ended_tx.send((cmd, false));
-            }
-        }
+    /// Queues command-table command `name` as this client's and waits for its result
+    /// (a setting inside its rate-limit window waits for the window's end).
+    fn run(&self, name: &'static str, class: RateClass, cmd: Command) -> Result<Value, RigError> {
+        self.wait(|reply| self.queue.submit(name, class, cmd, reply))
     }
 
-    fn settle_ended(&mut self) {
-        while let Ok((cmd, _)) = self.ended_rx.try_recv() {
-            let radio = self.station.radio().clone();
-            radio.store().read(|c| self.overlay.settle(&cmd, &c.radio));
-        }
-    }
-
-    fn hold(&mut self, cmd: &Command) {
-        let radio = self.station.radio().clone();
-        radio.store().read(|c| self.overlay.hold(cmd, &c.radio));
-    }
-
-    fn settle(&mut self, cmd: &Command) {
-        let radio = self.station.radio().clone();
-        radio.store().read(|c| self.overlay.settle(cmd, &c.radio));
+    /// Runs a command of the server itself (as the HTTP routes do) and waits for it.
+    fn run_as_server(&self, cmd: Command) -> Result<Value, RigError> {
+        self.wait(|reply| self.station.radio().submit(cmd, reply))
     }
 
     /// Parses and validates a command-table command as the WebSocket control channel
     /// does.
-    fn parse(&self, name: &str, params: &Value) -> Result<(Command, bool), RigError> {
+    fn parse(
+        &self,
+        name: &str,
+        params: &Value,
+    ) -> Result<(Command, &'static table::CommandSpec), RigError> {
         let radio = self.station.radio();
         let profile = radio.profile();
         let parsed = table::parse(name, Some(params), &profile).map_err(|e| self.error(&e))?;
@@ -238,47 +237,36 @@ impl Client {
             .store()
             .read(|c| table::check_against(&parsed.command, &c.radio))
             .map_err(|e| self.error(&e))?;
-        Ok((parsed.command, parsed.spec.rate_limited))
+        Ok((parsed.command, parsed.spec))
     }
 
     fn run_steps(&mut self, steps: Vec<Step>) -> Result<Reply, RigError> {
         for Step { name, params } in steps {
-            let (cmd, limited) = self.parse(name, &params)?;
-            let now = Instant::now();
-            if !limited {
-                let before = self.limiter.before_unlimited(now);
-                self.send_held(before);
-                self.execute(cmd)?;
-                continue;
-            }
-            match self.limiter.offer(name, &cmd, now) {
-                Verdict::Send { before, cmd } => {
-                    self.send_held(before);
-                    self.hold(&cmd);
-                    let r = self.execute(cmd.clone());
-                    self.settle(&cmd);
-                    r?;
-                }
-                Verdict::Throttled => self.hold(&cmd),
+            let (cmd, spec) = self.parse(name, &params)?;
+            let result = self.run(spec.name, spec.rate, cmd.clone())?;
+            if result == throttled() {
+                let radio = self.station.radio().clone();
+                let now = Instant::now();
+                radio
+                    .store()
+                    .read(|c| self.overlay.hold(&cmd, &c.radio, now));
             }
         }
         Ok(Reply::Done)
     }
 
     fn ptt(&mut self, on: bool) -> Result<Reply, RigError> {
-        let (cmd, _) = self.parse("ptt", &json!({ "state": on }))?;
-        let before = self.limiter.before_unlimited(Instant::now());
-        self.send_held(before);
+        let (cmd, spec) = self.parse("ptt", &json!({ "state": on }))?;
         if !on {
             self.station.unkeying();
-            self.execute(cmd)?;
+            self.run(spec.name, spec.rate, cmd)?;
             return Ok(Reply::Done);
         }
         if let Claim::Busy(other) = self.station.claim_ptt(self.id) {
             log::warn!("{}: PTT refused: client {other} is transmitting", self.who);
             return Err(RigError::InvalidParam);
         }
-        let r = self.execute(cmd);
+        let r = self.run(spec.name, spec.rate, cmd);
         self.station.key_done(self.id, r.is_ok());
         r.map(|_| Reply::Done)
     }
@@ -289,29 +277,22 @@ impl Client {
             // it switches off
             self.station.unkeying();
         }
-        self.execute(Command::Power(on)).map(|_| Reply::Done)
+        self.run_as_server(Command::Power(on)).map(|_| Reply::Done)
     }
 
-    /// Sends held commands whose window has ended; lets an unused meter ask lapse.
+    /// Lets an unused meter ask lapse.
     pub fn tick(&mut self, now: Instant) {
-        let due = self.limiter.due(now);
-        self.send_held(due);
         self.meters.tick(now);
     }
 
     /// When [`Client::tick`] has something to do.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        [self.limiter.poll_timeout(), self.meters.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
+        self.meters.poll_timeout()
     }
 
-    /// The client is gone: what it set is applied, PTT it owns is released, its meter
-    /// ask withdrawn.
+    /// The client is gone: what it queued is still applied (its queue leaves when
+    /// empty), PTT it owns is released, its meter ask withdrawn.
     pub fn close(mut self) {
-        let held = self.limiter.drain(Instant::now());
-        self.send_held(held);
         self.station.release_if_owner(self.id, &self.who);
         self.meters.stop();
         log::info!("{} disconnected", self.who);

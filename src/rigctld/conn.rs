@@ -1,5 +1,5 @@
 //! The thread of one rigctld connection: a thin shell that reads lines from the socket
-//! (waking when a held command is due), hands them to its [`Client`] and writes the
+//! (waking for the client's timers), hands them to its [`Client`] and writes the
 //! answers. A vanished peer is noticed by TCP keep-alive within seconds; whatever way
 //! the connection ends, the client's close runs (PTT it owns is released).
 

@@ -6,15 +6,17 @@
 //!                                            │                    │
 //!                                            │      Steps: command-table names + params
 //!                                            ▼
-//!              table::parse + check_against ─► web_rules (rate limiter, PTT owner) ─► Radio::submit
+//!     table::parse + check_against ─► RadioClient (the client's queue, rate limits) ─► engine
+//!                                     web_rules: PTT ownership
 //! ```
 //!
 //! The protocol core is sans-IO: [`parse`] turns a line into typed requests, [`respond`]
 //! answers a request from a [`view::View`] of the state (reads) or plans the
 //! command-table commands of a set, [`reply`] renders answers in Hamlib's formats. The
 //! threads ([`server`], [`conn`]) are thin shells; [`client`] runs a client's sets the
-//! way the WebSocket control channel runs a `cmd`, and [`web_rules`] is the one file
-//! that reaches into the web layer (rate limits, PTT ownership).
+//! way the WebSocket control channel runs a `cmd` (its own queue and rate limits at the
+//! radio), and [`web_rules`] is the one file that reaches into the web layer (PTT
+//! ownership).
 
 pub mod allow;
 pub mod client;

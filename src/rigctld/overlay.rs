@@ -1,24 +1,36 @@
-//! What a client has set that the state does not show yet. A set that waits for its
-//! rate-limit window is acknowledged at once (`RPRT 0`), like a throttled WebSocket
-//! command; until the radio has it, the client's reads answer the value it set (WSJT-X
-//! sets a frequency and reads it back at once to probe the resolution, and gives up on
-//! a rig that answers the old one). An entry goes when its command ends, whether it
-//! succeeded (the state has the value then) or failed.
+//! What a client has set that the state does not show yet. A setting that comes inside
+//! its rate-limit window is answered at once as throttled by the radio's queue (the
+//! latest value goes when the window ends), so the client answers `RPRT 0`; until the
+//! radio has the value, the client's reads answer the value it set (WSJT-X sets a
+//! frequency and reads it back at once to probe the resolution, and gives up on a rig
+//! that answers the old one). An entry goes when the state shows its value, when
+//! [`LAPSE`] has passed, or when a held command failed (the queue reports that).
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
-use crate::radio::apply::selected_vfo;
-use crate::radio::command::{Command, Target};
+use crate::radio::apply::{selected_vfo, vfo_of};
+use crate::radio::command::{Command, Target, Write};
 use crate::radio::state::RadioState;
 use crate::radio::table::settings::SettingId;
+
+/// The longest a value set is shown without the state showing it.
+pub const LAPSE: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Held<T> {
+    value: T,
+    target: Target,
+    at: Instant,
+}
 
 /// Pending values of one client, by VFO index (0 = VFO A / MAIN, 1 = VFO B / SUB).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Overlay {
-    freq: [Option<u64>; 2],
-    mode: [Option<String>; 2],
-    data: [Option<u8>; 2],
-    writes: BTreeMap<(SettingId, u8), i64>,
+    freq: [Option<Held<u64>>; 2],
+    mode: [Option<Held<String>>; 2],
+    data: [Option<Held<u8>>; 2],
+    writes: BTreeMap<(SettingId, u8), (i64, Instant)>,
 }
 
 /// The VFO index a target addresses now.
@@ -31,75 +43,105 @@ pub fn target_index(target: Target, radio: &RadioState) -> usize {
     usize::from(i.min(1))
 }
 
+/// True if the state already shows write `w` (applying it changes nothing).
+fn shown(radio: &RadioState, w: &Write, raw: i64) -> bool {
+    let field = &w.setting().field;
+    let mut after = radio.clone();
+    (field.set)(&mut after, w.receiver, raw);
+    (field.get)(&after, w.receiver) == (field.get)(radio, w.receiver)
+}
+
 impl Overlay {
-    /// `cmd` was accepted but has not reached the radio: its values show until it ends.
-    pub fn hold(&mut self, cmd: &Command, radio: &RadioState) {
+    /// `cmd` was answered throttled: its values show until the radio has them.
+    pub fn hold(&mut self, cmd: &Command, radio: &RadioState, now: Instant) {
         match cmd {
             Command::SetFreq { target, hz } => {
-                self.freq[target_index(*target, radio)] = Some(*hz);
+                self.freq[target_index(*target, radio)] = Some(Held {
+                    value: *hz,
+                    target: *target,
+                    at: now,
+                });
             }
             Command::SetMode { target, mode, .. } => {
-                self.mode[target_index(*target, radio)] = Some(mode.clone());
+                self.mode[target_index(*target, radio)] = Some(Held {
+                    value: mode.clone(),
+                    target: *target,
+                    at: now,
+                });
             }
             Command::SetDataMode { target, data } => {
-                self.data[target_index(*target, radio)] = Some(*data);
+                self.data[target_index(*target, radio)] = Some(Held {
+                    value: *data,
+                    target: *target,
+                    at: now,
+                });
             }
             Command::Write { writes, .. } => {
                 for w in writes {
-                    self.writes.insert((w.id, w.receiver), w.raw);
+                    self.writes.insert((w.id, w.receiver), (w.raw, now));
                 }
             }
             _ => {}
         }
     }
 
-    /// `cmd` ended: the values it carried no longer need showing (a later set of the
-    /// same value keeps nothing else alive: the state has it, or the command failed).
-    pub fn settle(&mut self, cmd: &Command, radio: &RadioState) {
-        fn clear<T: PartialEq>(slot: &mut Option<T>, v: &T) {
-            if slot.as_ref() == Some(v) {
-                *slot = None;
+    /// Lets go of what the state shows now, and of what is older than [`LAPSE`].
+    pub fn refresh(&mut self, radio: &RadioState, now: Instant) {
+        let fresh = |at: Instant| now.saturating_duration_since(at) < LAPSE;
+        for f in &mut self.freq {
+            if f.as_ref().is_some_and(|h| {
+                !fresh(h.at) || vfo_of(radio, h.target).and_then(|v| v.0) == Some(h.value)
+            }) {
+                *f = None;
             }
         }
-        match cmd {
-            Command::SetFreq { target, hz } => {
-                clear(&mut self.freq[target_index(*target, radio)], hz);
+        for m in &mut self.mode {
+            if m.as_ref().is_some_and(|h| {
+                !fresh(h.at) || vfo_of(radio, h.target).and_then(|v| v.1) == Some(h.value.clone())
+            }) {
+                *m = None;
             }
-            Command::SetMode { target, mode, .. } => {
-                clear(&mut self.mode[target_index(*target, radio)], mode);
-            }
-            Command::SetDataMode { target, data } => {
-                clear(&mut self.data[target_index(*target, radio)], data);
-            }
-            Command::Write { writes, .. } => {
-                for w in writes {
-                    if self.writes.get(&(w.id, w.receiver)) == Some(&w.raw) {
-                        self.writes.remove(&(w.id, w.receiver));
-                    }
-                }
-            }
-            _ => {}
         }
+        for d in &mut self.data {
+            if d.as_ref().is_some_and(|h| {
+                !fresh(h.at) || vfo_of(radio, h.target).and_then(|v| v.3) == Some(h.value)
+            }) {
+                *d = None;
+            }
+        }
+        self.writes.retain(|(id, rx), (raw, at)| {
+            let w = Write {
+                id: *id,
+                receiver: *rx,
+                raw: *raw,
+            };
+            fresh(*at) && !shown(radio, &w, *raw)
+        });
+    }
+
+    /// A held command failed: nothing pending is to be trusted any more.
+    pub fn clear(&mut self) {
+        *self = Overlay::default();
     }
 
     /// A pending frequency of VFO `i`.
     pub fn freq(&self, i: usize) -> Option<u64> {
-        self.freq.get(i).copied().flatten()
+        self.freq.get(i)?.as_ref().map(|h| h.value)
     }
 
     /// A pending mode of VFO `i`.
     pub fn mode(&self, i: usize) -> Option<&str> {
-        self.mode.get(i).and_then(|m| m.as_deref())
+        self.mode.get(i)?.as_ref().map(|h| h.value.as_str())
     }
 
     /// A pending DATA mode of VFO `i`.
     pub fn data(&self, i: usize) -> Option<u8> {
-        self.data.get(i).copied().flatten()
+        self.data.get(i)?.as_ref().map(|h| h.value)
     }
 
     /// A pending raw value of setting `id` of receiver `rx`.
     pub fn write(&self, id: SettingId, rx: u8) -> Option<i64> {
-        self.writes.get(&(id, rx)).copied()
+        self.writes.get(&(id, rx)).map(|(raw, _)| *raw)
     }
 
     /// True when nothing is pending.
@@ -120,33 +162,32 @@ mod tests {
     }
 
     #[test]
-    fn a_pending_set_shows_until_it_ends() {
-        let radio = ab_radio();
+    fn a_held_value_shows_until_the_state_shows_it() {
+        let t = Instant::now();
+        let mut radio = ab_radio();
         let mut o = Overlay::default();
         let f = |hz| Command::SetFreq {
             target: Target::SelectedVfo,
             hz,
         };
-        o.hold(&f(14_074_055), &radio);
+        o.hold(&f(14_074_055), &radio, t);
         assert_eq!(o.freq(1), Some(14_074_055), "the selected VFO is B");
-        o.hold(&f(14_074_000), &radio);
-        o.settle(&f(14_074_055), &radio);
-        assert_eq!(
-            o.freq(1),
-            Some(14_074_000),
-            "an older command ending does not hide a newer value"
-        );
-        o.settle(&f(14_074_000), &radio);
-        assert!(o.is_empty());
+        o.refresh(&radio, t);
+        assert_eq!(o.freq(1), Some(14_074_055), "the state has the old value");
+        radio.main.freq_hz = Some(14_074_055);
+        radio.main.vfo_b.as_mut().unwrap().freq_hz = Some(14_074_055);
+        o.refresh(&radio, t);
+        assert!(o.is_empty(), "the radio has it");
     }
 
     #[test]
-    fn modes_and_writes() {
-        let radio = ab_radio();
+    fn modes_and_writes_and_the_lapse() {
+        let t = Instant::now();
+        let mut radio = ab_radio();
         let mut o = Overlay::default();
         let mode = Command::SetMode {
             target: Target::Vfo(0),
-            mode: "USB".into(),
+            mode: "CW".into(),
             filter: None,
         };
         let data = Command::SetDataMode {
@@ -155,13 +196,18 @@ mod tests {
         };
         let split = Command::write(SettingId::Split, 0, 1);
         for c in [&mode, &data, &split] {
-            o.hold(c, &radio);
+            o.hold(c, &radio, t);
         }
-        assert_eq!((o.mode(0), o.data(0)), (Some("USB"), Some(1)));
+        assert_eq!((o.mode(0), o.data(0)), (Some("CW"), Some(1)));
         assert_eq!(o.write(SettingId::Split, 0), Some(1));
-        for c in [&mode, &data, &split] {
-            o.settle(c, &radio);
-        }
+        radio.split = Some(true);
+        o.refresh(&radio, t);
+        assert_eq!(o.write(SettingId::Split, 0), None, "the state shows split");
+        assert_eq!(o.mode(0), Some("CW"));
+        o.refresh(&radio, t + LAPSE);
+        assert!(o.is_empty(), "nothing older than the lapse");
+        o.hold(&mode, &radio, t);
+        o.clear();
         assert!(o.is_empty());
         assert_eq!(o.freq(7), None, "out of range is nothing, not a panic");
     }

@@ -1,6 +1,6 @@
 //! The radio as a rigctld client sees it: two VFOs (VFO A/B of A/B radios, MAIN/SUB of
 //! MAIN/SUB radios), the selected one receives, the other one transmits in split. Values
-//! come from the state store, with the client's pending sets on top (see `overlay`).
+//! come from the state store, with the client's throttled sets on top (see `overlay`).
 //!
 //! `V` does not change the radio's selection: it chooses the VFO the client's later
 //! `f`/`F`/`m`/`M`/`l`/`u` address (the client's *current* VFO), which the radio reaches
@@ -234,6 +234,7 @@ mod tests {
                 hz: 7_076_000,
             },
             &radio,
+            std::time::Instant::now(),
         );
         let v = View {
             profile: &p,

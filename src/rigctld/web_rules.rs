@@ -1,15 +1,14 @@
-//! The one place rigctld meets the web layer: the rules every kind of client shares.
-//! A rigctld client is rate limited like a WebSocket client (its own limiter of
-//! `web::ws::rate_limit`, with the web's window) and owns PTT under the web's
-//! `web::ptt::PttArbiter` (the same client-id space: another owner is refused, the
-//! owner's leaving releases PTT, the radio's unkey clears the owner). Nothing else in
-//! `rigctld/` imports `web/`, so that this file is all there is to re-point when those
-//! rules move.
+//! The one place rigctld meets the web layer: PTT ownership. A rigctld client owns PTT
+//! under the web's `web::ptt::PttArbiter`, in the web's client-id space (another owner
+//! is refused, the owner's leaving releases PTT, the radio's unkey clears the owner, a
+//! key that ran while the server stops is released). Nothing else in `rigctld/` imports
+//! `web/`, so that this file is all there is to re-point when those rules move. (Rate
+//! limits and fairness are the radio's: each rigctld client has its own
+//! `radio::service::RadioClient`.)
 
 use std::sync::Arc;
 
 pub use crate::web::ptt::Claim;
-pub use crate::web::ws::rate_limit::{RateLimiter, Verdict};
 
 use crate::radio::command::Command;
 use crate::radio::meter_pump::MeterPump;
@@ -39,11 +38,6 @@ impl Station {
     /// A client id from the web's id space (PTT ownership and meter demand use it).
     pub fn client_id(&self) -> u64 {
         self.0.next_client_id()
-    }
-
-    /// A rate limiter for one client, with the web's window.
-    pub fn limiter(&self) -> RateLimiter {
-        RateLimiter::new(self.0.cfg.rate_window)
     }
 
     /// Client `id` wants to key (`PttArbiter::claim` with the radio's PTT state now).

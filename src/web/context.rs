@@ -33,7 +33,8 @@ pub struct WebConfig {
     pub max_body: usize,
     /// Worker threads for REST.
     pub workers: usize,
-    /// Minimum time between two `set_*` commands of one client reaching the radio.
+    /// The rate-limit window of every client: at most one command of a name and target
+    /// per window reaches the radio (the radio service applies it, `radio/dispatch`).
     pub rate_window: Duration,
     /// Idle time of a kept-alive HTTP connection, and the time a request body has to
     /// arrive.

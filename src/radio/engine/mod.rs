@@ -33,8 +33,10 @@ mod mod_input;
 mod power;
 pub mod proc;
 mod safety;
+mod send_cw;
 mod timers;
 mod tuning;
+mod vfo;
 
 #[cfg(test)]
 mod tests;

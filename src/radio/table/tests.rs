@@ -210,12 +210,12 @@ fn the_profile_gates_commands() {
 fn every_row_is_consistent() {
     let reg = ProfileRegistry::embedded();
     for spec in COMMANDS {
-        assert_eq!(
-            spec.rate_limited,
-            spec.name.starts_with("set_"),
-            "{}",
-            spec.name
-        );
+        let expected = match spec.name {
+            n if n.starts_with("set_") => RateClass::Setting,
+            "stop_cw" => RateClass::Urgent,
+            _ => RateClass::Action,
+        };
+        assert_eq!(spec.rate, expected, "{}", spec.name);
         if let Action::Write(ws) = spec.action {
             for (param, _) in ws {
                 assert!(

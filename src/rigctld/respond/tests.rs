@@ -383,12 +383,14 @@ fn bad_sets_are_refused_at_once() {
 fn a_read_after_a_pending_set_answers_the_set_value() {
     let r = ic7610();
     let mut o = Overlay::default();
+    let now = std::time::Instant::now();
     o.hold(
         &crate::radio::command::Command::SetFreq {
             target: crate::radio::command::Target::Receiver(0),
             hz: 14_074_055,
         },
         &r,
+        now,
     );
     o.hold(
         &crate::radio::command::Command::write(
@@ -397,6 +399,7 @@ fn a_read_after_a_pending_set_answers_the_set_value() {
             1,
         ),
         &r,
+        now,
     );
     assert_eq!(run("ic7610", &r, &o, "f").unwrap(), "14074055\n");
     assert_eq!(run("ic7610", &r, &o, "s").unwrap(), "1\nSub\n");

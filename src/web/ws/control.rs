@@ -1,7 +1,8 @@
 //! `/api/v1/ws`, the control channel: `hello` on connect; `subscribe` / `unsubscribe`
 //! (streams `events`, `scope`, `meters`); the snapshot (`state` + `state_update` full)
 //! after every subscribe, then deltas; `event`s; `cmd` -> `response` with the same id,
-//! validated by the command table, rate limited per `set_*` name, with PTT ownership.
+//! validated by the command table, queued for the radio as this client's (its own queue
+//! and rate limits, `radio/dispatch`), with PTT ownership.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -15,13 +16,13 @@ use super::control_messages::{self, SubscribeAsk};
 use super::feed::StateFeed;
 use super::messages;
 use super::pacer::Pacer;
-use super::rate_limit::{RateLimiter, Verdict};
 use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::MeterReading;
 use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
+use crate::radio::service::RadioClient;
 use crate::radio::table;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
@@ -60,13 +61,13 @@ pub struct ControlChannel {
     streams: BTreeSet<&'static str>,
     scope: Option<ScopeTap>,
     meters: Option<MeterTap>,
-    limiter: RateLimiter,
+    /// This client's queue at the radio (from `open` until `closed`).
+    radio: Option<RadioClient>,
 }
 
 impl ControlChannel {
     /// A channel for client `id`.
     pub fn new(app: Arc<AppCtx>, id: u64) -> ControlChannel {
-        let window = app.cfg.rate_window;
         ControlChannel {
             app,
             id,
@@ -75,7 +76,7 @@ impl ControlChannel {
             streams: BTreeSet::new(),
             scope: None,
             meters: None,
-            limiter: RateLimiter::new(window),
+            radio: None,
         }
     }
 
@@ -123,48 +124,56 @@ impl ControlChannel {
         }
     }
 
-    /// Queues `cmd` for the radio; its `response` carries `id`. `done` learns whether it
-    /// succeeded, whether it ran or could not even be queued.
-    fn submit(&self, cmd: Command, id: Value, ctx: &mut Ctx, done: Option<Done>) {
+    /// Queues `cmd` (row `spec`) for the radio as this client's; its `response` carries
+    /// `id` (`{"throttled":true}` at once when the rate limit holds it back). `done`
+    /// learns whether it succeeded, whether it ran or could not even be queued.
+    fn submit(
+        &self,
+        spec: &'static table::CommandSpec,
+        cmd: Command,
+        id: Value,
+        ctx: &mut Ctx,
+        done: Option<Done>,
+    ) {
+        let Some(radio) = self.radio.as_ref() else {
+            // not open yet, or closing: nothing is queued for it any more
+            let e = CommandError::new(ErrorCode::RadioUnavailable, "the connection is closing");
+            if let Some(f) = done {
+                f(false);
+            }
+            self.reply_error(Some(&id), &e, ctx);
+            return;
+        };
         let handle = ctx.handle.clone();
         let done = Arc::new(Mutex::new(done));
         let on_end = done.clone();
         let reply_id = id.clone();
-        let r = self.app.radio.submit(cmd, move |r| {
+        // an answer given at once (throttled) is written like this thread's own replies,
+        // so that it counts towards the replies that hold further reading; a later one
+        // is queued from the executor's thread
+        let at_once: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(Some(Vec::new())));
+        let now = at_once.clone();
+        let r = radio.submit(spec.name, spec.rate, cmd, move |r| {
             if let Some(f) = on_end.lock().take() {
                 f(r.is_ok());
             }
-            match r {
-                Ok(v) => handle.send_text(messages::ok(&reply_id, &v)),
-                Err(e) => handle.send_text(messages::fail(&reply_id, &e)),
+            let text = match r {
+                Ok(v) => messages::ok(&reply_id, &v),
+                Err(e) => messages::fail(&reply_id, &e),
+            };
+            match now.lock().as_mut() {
+                Some(texts) => texts.push(text),
+                None => handle.send_text(text),
             }
         });
+        for text in at_once.lock().take().unwrap_or_default() {
+            ctx.text(text);
+        }
         if let Err(e) = r {
             if let Some(f) = done.lock().take() {
                 f(false);
             }
             self.reply_error(Some(&id), &e, ctx);
-        }
-    }
-
-    /// Queues a rate-limited command that was acknowledged as throttled: a failure is
-    /// told to the client as a `command_failed` event (when it is still there).
-    fn submit_trailing(&self, name: String, cmd: Command, handle: Option<Arc<ClientHandle>>) {
-        let (later_name, later_handle) = (name.clone(), handle.clone());
-        let r = self.app.radio.submit(cmd, move |r| {
-            if let Err(e) = r {
-                trailing_failed(&later_name, &e, later_handle.as_ref());
-            }
-        });
-        if let Err(e) = r {
-            trailing_failed(&name, &e, handle.as_ref());
-        }
-    }
-
-    /// Sends the throttled commands that arrived before the command about to go out.
-    fn send_waiting(&self, waiting: Vec<(String, Command)>, ctx: &mut Ctx) {
-        for (name, cmd) in waiting {
-            self.submit_trailing(name, cmd, Some(ctx.handle.clone()));
         }
     }
 
@@ -186,8 +195,8 @@ impl ControlChannel {
             return;
         };
         let profile = self.app.radio.profile();
-        let (cmd, limited) = match table::parse(name, msg.get("params"), &profile) {
-            Ok(p) => (p.command, p.spec.rate_limited),
+        let (cmd, spec) = match table::parse(name, msg.get("params"), &profile) {
+            Ok(p) => (p.command, p.spec),
             Err(e) => {
                 self.reply_error(Some(&id), &e, ctx);
                 return;
@@ -204,19 +213,6 @@ impl ControlChannel {
             self.reply_error(Some(&id), &e, ctx);
             return;
         }
-        let now = Instant::now();
-        if limited {
-            match self.limiter.offer(name, &cmd, now) {
-                Verdict::Send { before, cmd } => {
-                    self.send_waiting(before, ctx);
-                    self.submit(cmd, id, ctx, None);
-                }
-                Verdict::Throttled => ctx.text(messages::ok(&id, &json!({"throttled": true}))),
-            }
-            return;
-        }
-        let waiting = self.limiter.before_unlimited(now);
-        self.send_waiting(waiting, ctx);
         if let (Command::SendCw(_), Some(other)) = (&cmd, self.app.ptt.owner())
             && other != self.id
         {
@@ -229,19 +225,19 @@ impl ControlChannel {
             return;
         }
         if cmd == Command::Ptt(true) {
-            self.key(cmd, id, ctx);
+            self.key(spec, cmd, id, ctx);
         } else {
             if cmd == Command::Ptt(false) {
                 // TX audio stops now, not when the radio confirms
                 self.app.ptt.unkeying();
             }
-            self.submit(cmd, id, ctx, None);
+            self.submit(spec, cmd, id, ctx, None);
         }
     }
 
     /// `ptt true`: only when no other client transmits or is keying; this client then
     /// owns PTT until the radio unkeys.
-    fn key(&self, cmd: Command, id: Value, ctx: &mut Ctx) {
+    fn key(&self, spec: &'static table::CommandSpec, cmd: Command, id: Value, ctx: &mut Ctx) {
         let transmitting = self.app.radio.store().read(|c| c.radio.transmitting());
         match self.app.ptt.claim(self.id, transmitting) {
             Claim::Busy(other) => {
@@ -269,7 +265,7 @@ impl ControlChannel {
                         crate::web::ptt_watch::release(&app, "a key that ran during shutdown");
                     }
                 });
-                self.submit(cmd, id, ctx, Some(done));
+                self.submit(spec, cmd, id, ctx, Some(done));
             }
         }
     }
@@ -442,6 +438,12 @@ impl ControlChannel {
 impl Channel for ControlChannel {
     fn open(&mut self, ctx: &mut Ctx) {
         self.handle = Some(ctx.handle.clone());
+        // a throttled command that fails later is told as a `command_failed` event
+        let handle = ctx.handle.clone();
+        self.radio = Some(self.app.radio.client(Arc::new(move |name, e| {
+            let data = json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true});
+            handle.send_text(messages::event("command_failed", &data));
+        })));
         let session = match self.app.sessions.open(self.id) {
             Ok(s) => s,
             Err(e) => {
@@ -491,10 +493,8 @@ impl Channel for ControlChannel {
         }
     }
 
-    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant> {
-        let due = self.limiter.due(now);
-        self.send_waiting(due, ctx);
-        self.limiter.poll_timeout()
+    fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {
+        None
     }
 
     fn keepalive(&self) -> Option<(Duration, Duration)> {
@@ -510,12 +510,11 @@ impl Channel for ControlChannel {
         self.scope = None;
         self.meters = None;
         self.app.meters.withdraw(self.id);
-        // what the client asked for is applied, even if it is no longer there to see it
-        for (name, cmd) in self.limiter.drain(Instant::now()) {
-            self.submit_trailing(name, cmd, None);
-        }
-        // the owner may be transmitting, or have a key command still on its way (queued
-        // commands run in order, so this unkey follows it)
+        // what the client asked for is still applied (each command in its window), even
+        // if it is no longer there to see it
+        self.radio = None;
+        // the owner may be transmitting, or have a key command still queued (the release
+        // goes to the radio first, and a key queued before it is not sent)
         if self.app.ptt.owner() == Some(self.id) {
             log::warn!("ws client {} left while owning PTT: releasing PTT", self.id);
             self.app.ptt.unkeying();
@@ -551,16 +550,5 @@ pub fn ensure_dual_scope(app: &AppCtx) {
     });
     if let Err(e) = r {
         log::warn!("dual scope for a SUB subscriber not queued: {e}");
-    }
-}
-
-/// Tells the client (or the log, once it left) that throttled command `name` failed.
-fn trailing_failed(name: &str, e: &CommandError, handle: Option<&Arc<ClientHandle>>) {
-    match handle {
-        Some(h) => {
-            let data = json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true});
-            h.send_text(messages::event("command_failed", &data));
-        }
-        None => log::warn!("throttled {name} of a client that left failed: {e}"),
     }
 }

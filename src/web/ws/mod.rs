@@ -13,7 +13,6 @@ pub mod feed;
 pub mod messages;
 pub mod meters_channel;
 pub mod pacer;
-pub mod rate_limit;
 pub mod registry;
 pub mod scope_channel;
 pub mod sockopt;

@@ -7,6 +7,7 @@ mod commands;
 mod link;
 mod ptt_truth;
 mod safety;
+mod vfo;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
