@@ -40,6 +40,7 @@ fn server(device: &str) -> Running {
         tx_timeout: Duration::from_secs(600),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,
+        station: Default::default(),
         rigctld: None,
         bridge: rigweb::bridge::BridgeConfig {
             device: device.into(),

@@ -44,6 +44,7 @@ fn serve(model: &str) -> Running {
         log_level: log::LevelFilter::Error,
         rigctld: None,
         bridge: Default::default(),
+        station: Default::default(),
     };
     let r = rigweb::app::start_with(&cfg, Tuning::default()).expect("server starts");
     let end = Instant::now() + Duration::from_secs(20);

@@ -103,6 +103,7 @@ fn serve(tls: bool) -> (Running, Target) {
         log_level: log::LevelFilter::Warn,
         rigctld: None,
         bridge: Default::default(),
+        station: Default::default(),
     };
     let web = WebConfig {
         rate_window: Duration::ZERO,

@@ -42,6 +42,7 @@ fn server() -> Running {
             allow: Default::default(),
         }),
         bridge: Default::default(),
+        station: Default::default(),
     };
     let srv = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();
     let t = Instant::now();

@@ -45,6 +45,7 @@ fn server() -> Running {
         log_level: log::LevelFilter::Warn,
         rigctld: None,
         bridge: Default::default(),
+        station: Default::default(),
     };
     let r = rigweb::app::start_with(&cfg, Tuning::default()).expect("server starts");
     wait(Duration::from_secs(15), || ready(&r));

@@ -466,6 +466,7 @@ fn latency(secs: u64) {
         log_level: log::LevelFilter::Warn,
         rigctld: None,
         bridge: Default::default(),
+        station: Default::default(),
     };
     let running = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();
     let end = Instant::now() + Duration::from_secs(10);

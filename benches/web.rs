@@ -212,6 +212,7 @@ fn main() {
         log_level: log::LevelFilter::Warn,
         rigctld: None,
         bridge: Default::default(),
+        station: Default::default(),
     };
     // the rate limit would hold back a benchmark's back-to-back set_freq: switch it off
     let web = WebConfig {

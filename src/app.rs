@@ -66,6 +66,7 @@ impl Running {
         if let Some(b) = app.bridge.get() {
             let _ = b.stop();
         }
+        app.station.stop();
         app.meters.stop();
         app.radio.shutdown();
         if let Some(s) = sim {
@@ -103,6 +104,8 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
 /// [`start`] with extra knobs.
 pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn Error>> {
     crate::signals::raise_fd_limit();
+    // first: its only failure (a bad band-plan region) leaves nothing else running
+    let station = crate::station::Station::start(&cfg.station)?;
     let (sim, radio_addr, user, password, profile) = match &cfg.radio {
         RadioTarget::Simulated { profile } => {
             let user = "rigweb".to_string();
@@ -197,7 +200,9 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     if web_cfg.auth.enabled() {
         log::info!("bearer-token authentication is on for /api/*");
     }
-    let app = Arc::new(AppCtx::new(radio.clone(), meters, web_cfg));
+    let mut ctx = AppCtx::new(radio.clone(), meters, web_cfg);
+    ctx.station = station;
+    let app = Arc::new(ctx);
     radio
         .store()
         .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));

@@ -17,6 +17,7 @@ use std::path::PathBuf;
     example = "Require a token on the API:\n$ rigweb --auth-token-file /etc/rigweb/token",
     example = "HTTPS with a local CA (install it from http://<host>:8080/ once per device):\n$ rigweb --tls-auto",
     example = "WSJT-X / fldigi on this machine (Hamlib NET rigctl, sound card hw:Loopback,1):\n$ rigweb --rigctld 127.0.0.1:4532 --bridge-start",
+    example = "DX spots from a cluster and the RBN on the waterfall, Region 2 band plan:\n$ rigweb --callsign N0CALL --dx-cluster dxc.nc7j.com:7373 --rbn telnet.reversebeacon.net:7000 --band-plan-region r2",
     note = "The API is described in docs/API.md. SIGINT/SIGTERM release PTT and log out of the radio cleanly."
 )]
 pub struct Cli {
@@ -74,9 +75,33 @@ pub struct Cli {
     #[argh(switch)]
     pub tls_auto: bool,
 
-    /// where rigweb keeps its files, e.g. the --tls-auto CA (default $STATE_DIRECTORY, else ~/.local/share/rigweb)
+    /// where rigweb keeps its files: the --tls-auto CA, the EiBi cache, the chosen band-plan region (default $STATE_DIRECTORY, else ~/.local/share/rigweb)
     #[argh(option)]
     pub data_dir: Option<PathBuf>,
+
+    /// a DX-cluster node to take spots from, HOST:PORT (needs --callsign); repeatable
+    #[argh(option)]
+    pub dx_cluster: Vec<String>,
+
+    /// a Reverse Beacon Network or skimmer feed, HOST:PORT (needs --callsign); repeatable
+    #[argh(option)]
+    pub rbn: Vec<String>,
+
+    /// your call sign, sent at the DX cluster's login prompt
+    #[argh(option)]
+    pub callsign: Option<String>,
+
+    /// file holding the password of a DX-cluster node that asks for one
+    #[argh(option)]
+    pub dx_cluster_password_file: Option<PathBuf>,
+
+    /// band-plan region: r1, r2 or r3, the IARU regions (default r1, or the one last chosen in the UI)
+    #[argh(option)]
+    pub band_plan_region: Option<String>,
+
+    /// URL of the EiBi broadcast schedule, {season} replaced by e.g. a25 (default the EiBi site's; "off")
+    #[argh(option)]
+    pub eibi_url: Option<String>,
 
     /// with TLS: plain-HTTP port for the CA download and redirects to HTTPS (default 0.0.0.0:8080; "off")
     #[argh(option)]

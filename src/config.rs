@@ -12,6 +12,7 @@ use crate::cli::{Cli, SimArgs};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::rigctld::{AllowList, RigctldConfig};
 use crate::sim::faults::FaultConfig;
+use crate::station::StationConfig;
 pub use crate::util::Secret;
 use crate::web::origin::OriginPolicy;
 use crate::web::tls::TlsSource;
@@ -85,6 +86,8 @@ pub struct ServeConfig {
     pub rigctld: Option<RigctldConfig>,
     /// The audio bridge (`--bridge-device`, `--bridge-start`).
     pub bridge: BridgeConfig,
+    /// DX spots, band plans, the EiBi schedule.
+    pub station: StationConfig,
 }
 
 /// Everything `rigweb sim` needs.
@@ -318,6 +321,7 @@ impl ServeConfig {
                 device: bridge_device(&cli.bridge_device)?,
                 start: cli.bridge_start,
             },
+            station: station(cli)?,
         })
     }
 }
@@ -353,6 +357,93 @@ fn bridge_device(name: &str) -> Result<String, ConfigError> {
         )));
     }
     Ok(name.to_string())
+}
+
+/// The station-data flags (`--dx-cluster`, `--rbn`, `--callsign`, `--band-plan-region`,
+/// `--eibi-url`; `--data-dir` keeps the EiBi cache and the chosen region).
+fn station(cli: &Cli) -> Result<StationConfig, ConfigError> {
+    use crate::station::dx::buffer::SpotSource;
+    use crate::station::dx::session::SessionConfig;
+    use crate::station::dx::{DxConfig, FeedConfig};
+    use crate::station::eibi::{EibiConfig, season};
+    use crate::station::{BandPlanConfig, band_plan::BandPlans};
+    let data_dir = cli.data_dir.clone().or_else(|| default_data_dir().ok());
+    let mut feeds = Vec::new();
+    for (list, flag, source) in [
+        (&cli.dx_cluster, "--dx-cluster", SpotSource::Cluster),
+        (&cli.rbn, "--rbn", SpotSource::Rbn),
+    ] {
+        for a in list {
+            let port = a.rsplit_once(':').filter(|(h, _)| !h.is_empty());
+            if port
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+                .is_none_or(|p| p == 0)
+            {
+                return Err(err(format!("{flag} {a:?}: use HOST:PORT")));
+            }
+            feeds.push(FeedConfig {
+                address: a.clone(),
+                source,
+            });
+        }
+    }
+    let password = cli
+        .dx_cluster_password_file
+        .as_deref()
+        .map(|f| read_secret(f, "--dx-cluster-password-file"))
+        .transpose()?;
+    let dx = match (feeds.is_empty(), &cli.callsign) {
+        (true, _) if password.is_some() => {
+            return Err(err("--dx-cluster-password-file needs --dx-cluster"));
+        }
+        (true, _) => None,
+        (false, None) => return Err(err("--dx-cluster and --rbn need --callsign")),
+        (false, Some(call)) => {
+            let call = call.trim().to_ascii_uppercase();
+            let ok = (3..=12).contains(&call.len())
+                && call
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'-');
+            if !ok {
+                return Err(err(format!(
+                    "--callsign {call:?}: 3 to 12 letters, digits, / or -"
+                )));
+            }
+            Some(DxConfig {
+                feeds,
+                session: SessionConfig::new(&call, password.map(Secret)),
+                connect_timeout: Duration::from_secs(10),
+            })
+        }
+    };
+    if let Some(r) = &cli.band_plan_region {
+        BandPlans::new(Some(r), None).map_err(err)?;
+    }
+    let eibi = match cli.eibi_url.as_deref() {
+        Some("off") => None,
+        Some(u) if u.starts_with("https://") => {
+            return Err(err(format!(
+                "--eibi-url {u:?}: https is not supported (the EiBi site serves plain http)"
+            )));
+        }
+        Some(u) if !u.starts_with("http://") || u.len() <= "http://".len() => {
+            return Err(err(format!(
+                "--eibi-url {u:?}: use an http:// URL, or \"off\""
+            )));
+        }
+        url => Some(EibiConfig::new(
+            url.unwrap_or(season::DEFAULT_URL),
+            data_dir.clone(),
+        )),
+    };
+    Ok(StationConfig {
+        dx,
+        band_plan: Some(BandPlanConfig {
+            region: cli.band_plan_region.clone(),
+            data_dir,
+        }),
+        eibi,
+    })
 }
 
 impl SimCliConfig {

@@ -24,6 +24,7 @@ const NOT_SETTINGS: &[&str] = &["help", "config", "check-config"];
 pub const CREDENTIALS: &[(&str, &str)] = &[
     ("radio-password", "radio-password-file"),
     ("auth-token", "auth-token-file"),
+    ("dx-cluster-password", "dx-cluster-password-file"),
 ];
 
 /// One setting: a long flag of `rigweb` (serve).
@@ -200,7 +201,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Points the secret-file flags nobody set at systemd's credentials of the same name
-/// (`$CREDENTIALS_DIRECTORY/radio-password`, `.../auth-token`), when they exist and
+/// (`$CREDENTIALS_DIRECTORY/radio-password`, `.../auth-token`,
+/// `.../dx-cluster-password` when a DX feed is configured), when they exist and
 /// are not empty. An explicit flag and `--auth-token` win; so does a radio password in
 /// `RIGWEB_RADIO_PASSWORD` (`env_password`).
 pub fn fill_from_credentials(cli: &mut Cli, dir: Option<&Path>, env_password: bool) {
@@ -217,6 +219,10 @@ pub fn fill_from_credentials(cli: &mut Cli, dir: Option<&Path>, env_password: bo
     }
     if cli.auth_token.is_none() && cli.auth_token_file.is_none() {
         cli.auth_token_file = present(CREDENTIALS[1].0);
+    }
+    if cli.dx_cluster_password_file.is_none() && !(cli.dx_cluster.is_empty() && cli.rbn.is_empty())
+    {
+        cli.dx_cluster_password_file = present(CREDENTIALS[2].0);
     }
 }
 

@@ -5,7 +5,8 @@
 //! radio state and the single-owner command executor in [`radio`], fan-out primitives
 //! in [`hub`], the HTTP/WebSocket server in [`web`], the Hamlib NET rigctl server in
 //! [`rigctld`], the ALSA audio bridge in [`bridge`], rig profiles in [`profile`] and the
-//! simulated radio in [`sim`].
+//! simulated radio in [`sim`]; station data for the waterfall (DX spots, band plans, the
+//! EiBi schedule) in [`station`].
 
 pub mod app;
 pub mod bridge;
@@ -24,6 +25,7 @@ pub mod rigctld;
 pub mod sd_notify;
 pub mod signals;
 pub mod sim;
+pub mod station;
 pub mod util;
 pub mod web;
 pub mod wire;

@@ -302,6 +302,26 @@ fn secrets_come_from_systemd_credentials() {
         out.contains(&format!("auth-token-file = \"{creds}/auth-token\"")),
         "{out}"
     );
+    // the DX cluster's password too, once a feed is configured
+    std::fs::write(d.join("dx-cluster-password"), "dx\n").unwrap();
+    let (_, out, _) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert!(
+        out.contains("# dx-cluster-password-file = (not set)"),
+        "{out}"
+    );
+    let dx: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--dx-cluster", "127.0.0.1:7300", "--callsign", "N0CALL"])
+        .collect();
+    let (code, out, err) = rigweb(&dx, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(
+            "dx-cluster-password-file = \"{creds}/dx-cluster-password\""
+        )),
+        "{out}"
+    );
     // without a credential there is no password at all
     std::fs::remove_file(d.join("radio-password")).unwrap();
     let (code, _, err) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);

@@ -5,7 +5,7 @@ import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
 import { applyDelta, revisionFollows, errorText, PROTO } from './protocol.js';
-import { controlsFromCatalogue, fallbackCatalogue, commandTarget } from './catalogue.js';
+import { controlsFromCatalogue, commandTarget } from './catalogue.js';
 import { ScopeView } from './scope.js';
 import { Overlays } from './overlays.js';
 import { VfoPanel } from './vfo.js';
@@ -25,7 +25,6 @@ const app = {
   info: null,
   caps: null,
   descs: [],
-  catalogueSource: null,
   state: null,
   revision: null,
   session: null,
@@ -78,15 +77,17 @@ const scope = new ScopeView({
     if (e) tune(e.key, tuneBy(shownFreq(e), steps, currentStep()));
   },
   receiverChange: (r) => feeds.setScopeReceiver(r),
+  overlayHit: (x, y) => overlays.hit(x, y),
 });
-const overlays = new Overlays(app.api, scope, (hz, mode) => {
-  const e = scopeEntry();
-  if (!e) return;
-  tune(e.key, hz);
-  if (mode && mode !== e.rx.mode && app.caps.modes.includes(mode)) send('set_mode', { mode, ...e.params });
+const overlays = new Overlays(app.api, scope, {
+  tune: (hz, mode) => {
+    const e = scopeEntry();
+    if (!e) return;
+    tune(e.key, hz);
+    if (mode && mode !== e.rx.mode && app.caps.modes.includes(mode)) send('set_mode', { mode, ...e.params }).catch(() => {});
+  },
+  post: (path, body) => app.api.post(path, body),
 });
-// labels sit at pixel positions: place them again when the scope changes size
-new ResizeObserver(() => overlays.render()).observe(scope.box);
 const vfo = new VfoPanel(byId('vfos'), {
   tune: (key, hz) => tune(key, hz),
   select: (key) => {
@@ -177,9 +178,8 @@ async function loadServer(info) {
     app.api.get('/api/v1/commands'),
     app.api.get('/api/v1/state'),
   ]);
-  if (caps.status !== 200 || state.status !== 200) throw new Error('the server is not ready');
-  const haveCatalogue = cat.status === 200 && cat.body && Array.isArray(cat.body.commands);
-  const catalogue = haveCatalogue ? cat.body : fallbackCatalogue(caps.body);
+  if (caps.status !== 200 || cat.status !== 200 || state.status !== 200) throw new Error('the server is not ready');
+  const catalogue = cat.body;
   const sig = JSON.stringify([caps.body, catalogue]);
   app.info = info;
   // the socket's snapshot may be newer than this answer
@@ -190,7 +190,6 @@ async function loadServer(info) {
   if (sig !== app.serverSig) {
     app.serverSig = sig;
     app.caps = caps.body;
-    app.catalogueSource = haveCatalogue ? 'server' : 'fallback';
     buildViews(catalogue);
   }
   // the optional services (overlays) of this server: read at boot and after every reconnect
@@ -219,6 +218,7 @@ function buildViews(catalogue) {
   for (const g of ['rx', 'vfo', 'cw', 'other']) byId(`card-${g}`).hidden = !used.has(g);
   scope.radioGroup.hidden = !used.has('scope');
   txMeters.build(caps);
+  feeds.setMeterNames(caps.meterIds);
   byId('card-tx').hidden = !caps.hasTx && !used.has('tx');
   byId('ptt').disabled = !caps.hasTx;
   byId('card-audio').hidden = !caps.hasAudio;
@@ -285,6 +285,8 @@ function onEvent(name, d) {
     ptt.serverReleased(`The server's transmit timeout released PTT after ${d.after_s || '?'} s.`);
   } else if (name === 'ptt' && d.state === false) {
     ptt.serverReleased(null);
+  } else if (name === 'dx_spot') {
+    overlays.onSpot(d);
   } else if (name === 'command_failed') {
     toast(`${d.name}: ${d.message || d.error}`, 'bad');
   } else if (name === 'smeter' && performance.now() - app.metersAt > 1500) {
@@ -417,6 +419,8 @@ function render() {
     const pb = entryPassband(e, shownFreq(e), st, caps);
     return { ...pb, dial: shownFreq(e), color: e.cls === 'sub' ? scope.colors.sub : scope.colors.accent, label: e.short };
   }));
+  const se = scopeEntry();
+  overlays.tuned(se ? shownFreq(se) : null);
   renderScopeNote(st);
   renderTx(st);
   renderMeters();
@@ -548,13 +552,14 @@ window.rigweb = {
   get state() { return app.state; },
   get link() { return status.link; },
   get feeds() { return { ...feeds.via }; },
-  get catalogue() { return app.catalogueSource; },
+  get catalogue() { return app.descs.map((d) => d.cmd); },
   get scope() { return { ...scope.stats, range: scope.range, receiver: scope.receiver }; },
   waterfall: () => scope.waterfall.sample(),
   peakHz: () => scope.peakHz(),
   get meters() { return { ...app.meters }; },
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
   get ptt() { return { phase: ptt.phase, latched: ptt.latched, txTimeoutS: ptt.hooks.txTimeoutS() }; },
+  get overlays() { return overlays.snapshot(); },
   /** The parts themselves, for diagnostics from the console. */
   parts: { audio, feeds, control, scope, overlays, ptt },
 };

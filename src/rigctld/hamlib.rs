@@ -3,6 +3,7 @@
 //! (`rig_errcode_e`, `RIG_MODE_*`, `RIG_VFO_*`, `RIG_POWER_*`).
 
 use crate::profile::{Profile, VfoScheme};
+use crate::wire::civ::Mode;
 
 /// A Hamlib error, sent as `RPRT -n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,13 +56,13 @@ pub struct HamlibMode {
     pub name: &'static str,
     /// `RIG_MODE_*` bit number.
     pub bit: u8,
-    /// The profile's mode name.
-    pub mode: &'static str,
+    /// The radio's mode.
+    pub mode: Mode,
     /// DATA mode on.
     pub data: bool,
 }
 
-const fn m(name: &'static str, bit: u8, mode: &'static str, data: bool) -> HamlibMode {
+const fn m(name: &'static str, bit: u8, mode: Mode, data: bool) -> HamlibMode {
     HamlibMode {
         name,
         bit,
@@ -72,23 +73,23 @@ const fn m(name: &'static str, bit: u8, mode: &'static str, data: bool) -> Hamli
 
 /// Every mode this server maps (a profile has those whose `mode` it lists).
 pub const MODES: &[HamlibMode] = &[
-    m("AM", 0, "AM", false),
-    m("CW", 1, "CW", false),
-    m("USB", 2, "USB", false),
-    m("LSB", 3, "LSB", false),
-    m("RTTY", 4, "RTTY", false),
-    m("FM", 5, "FM", false),
-    m("WFM", 6, "WFM", false),
-    m("CWR", 7, "CW-R", false),
-    m("RTTYR", 8, "RTTY-R", false),
-    m("PKTLSB", 10, "LSB", true),
-    m("PKTUSB", 11, "USB", true),
-    m("PKTFM", 12, "FM", true),
-    m("PKTAM", 22, "AM", true),
-    m("DSTAR", 24, "DV", false),
-    m("PSK", 30, "PSK", false),
-    m("PSKR", 31, "PSK-R", false),
-    m("DD", 32, "DD", false),
+    m("AM", 0, Mode::Am, false),
+    m("CW", 1, Mode::Cw, false),
+    m("USB", 2, Mode::Usb, false),
+    m("LSB", 3, Mode::Lsb, false),
+    m("RTTY", 4, Mode::Rtty, false),
+    m("FM", 5, Mode::Fm, false),
+    m("WFM", 6, Mode::Wfm, false),
+    m("CWR", 7, Mode::CwR, false),
+    m("RTTYR", 8, Mode::RttyR, false),
+    m("PKTLSB", 10, Mode::Lsb, true),
+    m("PKTUSB", 11, Mode::Usb, true),
+    m("PKTFM", 12, Mode::Fm, true),
+    m("PKTAM", 22, Mode::Am, true),
+    m("DSTAR", 24, Mode::Dv, false),
+    m("PSK", 30, Mode::Psk, false),
+    m("PSKR", 31, Mode::PskR, false),
+    m("DD", 32, Mode::Dd, false),
 ];
 
 /// The Hamlib mode called `name` (case-insensitive, as Hamlib's `rig_parse_mode`).
@@ -98,7 +99,7 @@ pub fn mode_by_name(name: &str) -> Option<&'static HamlibMode> {
 
 /// The Hamlib mode of the profile's `mode` with DATA `data` (DATA on a mode without a
 /// PKT twin shows the plain mode).
-pub fn mode_of(mode: &str, data: bool) -> Option<&'static HamlibMode> {
+pub fn mode_of(mode: Mode, data: bool) -> Option<&'static HamlibMode> {
     MODES
         .iter()
         .find(|m| m.mode == mode && m.data == data)
@@ -107,7 +108,7 @@ pub fn mode_of(mode: &str, data: bool) -> Option<&'static HamlibMode> {
 
 /// True if `profile` can be in Hamlib mode `m`.
 pub fn profile_has(profile: &Profile, m: &HamlibMode) -> bool {
-    profile.modes.list.iter().any(|x| x == m.mode) && (!m.data || profile.modes.data_modes > 0)
+    profile.modes.list.contains(&m.mode) && (!m.data || profile.modes.data_modes > 0)
 }
 
 /// The `RIG_MODE_*` mask of every mode `profile` has.
@@ -188,11 +189,11 @@ mod tests {
     #[test]
     fn pkt_modes_are_data_modes_and_back() {
         let pkt = mode_by_name("pktusb").unwrap();
-        assert_eq!((pkt.mode, pkt.data), ("USB", true));
-        assert_eq!(mode_of("USB", true).unwrap().name, "PKTUSB");
-        assert_eq!(mode_of("CW-R", false).unwrap().name, "CWR");
+        assert_eq!((pkt.mode, pkt.data), (Mode::Usb, true));
+        assert_eq!(mode_of(Mode::Usb, true).unwrap().name, "PKTUSB");
+        assert_eq!(mode_of(Mode::CwR, false).unwrap().name, "CWR");
         assert_eq!(
-            mode_of("CW", true).unwrap().name,
+            mode_of(Mode::Cw, true).unwrap().name,
             "CW",
             "DATA on CW shows CW"
         );

@@ -10,8 +10,9 @@
 use serde_json::{Value, json};
 
 use crate::profile::{Feature, Profile};
-use crate::radio::state::{Agc, RadioState, ReceiverState, Tuner};
+use crate::radio::state::{RadioState, ReceiverState};
 use crate::radio::table;
+use crate::radio::table::values::{Agc, Tuner};
 use crate::wire::meter::MeterKind;
 
 /// Where a level's value comes from and how it is set.
@@ -133,29 +134,35 @@ const fn meter(name: &'static str, bit: u8, kind: MeterKind, unit: MeterUnit) ->
 
 /// Every level this server maps.
 pub static LEVELS: &[LevelDef] = &[
-    gain("AF", 3, "set_af_gain", |s, r| rx(s, r)?.af_gain),
-    gain("RF", 4, "set_rf_gain", |s, r| rx(s, r)?.rf_gain),
-    gain("SQL", 5, "set_squelch", |s, r| rx(s, r)?.squelch),
+    gain("AF", 3, "set_af_gain", |s, r| rx(s, r)?.settings.af_gain),
+    gain("RF", 4, "set_rf_gain", |s, r| rx(s, r)?.settings.rf_gain),
+    gain("SQL", 5, "set_squelch", |s, r| rx(s, r)?.settings.squelch),
     gain_on(
         "NR",
         8,
         "set_nr",
-        |s, r| rx(s, r)?.nr_level,
-        |s, r| rx(s, r)?.nr,
+        |s, r| rx(s, r)?.settings.nr_level,
+        |s, r| rx(s, r)?.settings.nr,
     ),
-    gain("RFPOWER", 12, "set_power", |s, _| s.power),
-    gain("MICGAIN", 13, "set_mic_gain", |s, _| s.mic_gain),
-    gain_on("COMP", 16, "set_comp", |s, _| s.comp_level, |s, _| s.comp),
-    gain("VOXGAIN", 21, "set_vox_gain", |s, _| s.vox_gain),
+    gain("RFPOWER", 12, "set_power", |s, _| s.settings.power),
+    gain("MICGAIN", 13, "set_mic_gain", |s, _| s.settings.mic_gain),
+    gain_on(
+        "COMP",
+        16,
+        "set_comp",
+        |s, _| s.settings.comp_level,
+        |s, _| s.settings.comp,
+    ),
+    gain("VOXGAIN", 21, "set_vox_gain", |s, _| s.settings.vox_gain),
     gain("MONITOR_GAIN", 37, "set_monitor_gain", |s, _| {
-        s.monitor_gain
+        s.settings.monitor_gain
     }),
     gain_on(
         "NB",
         38,
         "set_nb",
-        |s, r| rx(s, r)?.nb_level,
-        |s, r| rx(s, r)?.nb,
+        |s, r| rx(s, r)?.settings.nb_level,
+        |s, r| rx(s, r)?.settings.nb,
     ),
     LevelDef {
         name: "PREAMP",
@@ -221,9 +228,7 @@ fn row_supported(cmd: &str, p: &Profile) -> bool {
 /// True if `p` can read level `l`.
 pub fn readable(l: &LevelDef, p: &Profile) -> bool {
     match (l.source, set_command(l)) {
-        (LevelSource::Meter(kind, _), _) => {
-            p.has_feature(Feature::Meters) && p.has_meter(kind.name())
-        }
+        (LevelSource::Meter(kind, _), _) => p.has_feature(Feature::Meters) && p.has_meter(kind),
         (_, Some(cmd)) => row_supported(cmd, p),
         (_, None) => false,
     }
@@ -296,49 +301,49 @@ pub static FUNCS: &[FuncDef] = &[
         name: "NB",
         bit: 1,
         cmd: "set_nb",
-        read: |s, r| rx(s, r)?.nb,
+        read: |s, r| rx(s, r)?.settings.nb,
         params: on,
     },
     FuncDef {
         name: "COMP",
         bit: 2,
         cmd: "set_comp",
-        read: |s, _| s.comp,
+        read: |s, _| s.settings.comp,
         params: on,
     },
     FuncDef {
         name: "ANF",
         bit: 8,
         cmd: "set_auto_notch",
-        read: |s, r| rx(s, r)?.auto_notch,
+        read: |s, r| rx(s, r)?.settings.auto_notch,
         params: on,
     },
     FuncDef {
         name: "NR",
         bit: 9,
         cmd: "set_nr",
-        read: |s, r| rx(s, r)?.nr,
+        read: |s, r| rx(s, r)?.settings.nr,
         params: on,
     },
     FuncDef {
         name: "RIT",
         bit: 24,
         cmd: "set_rit",
-        read: |s, _| s.rit,
+        read: |s, _| s.settings.rit,
         params: on,
     },
     FuncDef {
         name: "TUNER",
         bit: 30,
         cmd: "set_tuner",
-        read: |s, _| s.tuner.map(|t| t != Tuner::Off),
+        read: |s, _| s.settings.tuner.map(|t| t != Tuner::Off),
         params: |b| json!({ "state": if b { "on" } else { "off" } }),
     },
     FuncDef {
         name: "DUAL_WATCH",
         bit: 37,
         cmd: "set_dual_watch",
-        read: |s, _| s.dual_watch,
+        read: |s, _| s.settings.dual_watch,
         params: on,
     },
 ];

@@ -13,6 +13,7 @@ use crate::radio::apply::{selected_vfo, vfo_of};
 use crate::radio::command::{Command, Target, Write};
 use crate::radio::state::RadioState;
 use crate::radio::table::settings::SettingId;
+use crate::wire::civ::Mode;
 
 /// The longest a value set is shown without the state showing it.
 pub const LAPSE: Duration = Duration::from_secs(2);
@@ -28,7 +29,7 @@ struct Held<T> {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Overlay {
     freq: [Option<Held<u64>>; 2],
-    mode: [Option<Held<String>>; 2],
+    mode: [Option<Held<Mode>>; 2],
     data: [Option<Held<u8>>; 2],
     writes: BTreeMap<(SettingId, u8), (i64, Instant)>,
 }
@@ -45,10 +46,9 @@ pub fn target_index(target: Target, radio: &RadioState) -> usize {
 
 /// True if the state already shows write `w` (applying it changes nothing).
 fn shown(radio: &RadioState, w: &Write, raw: i64) -> bool {
-    let field = &w.setting().field;
     let mut after = radio.clone();
-    (field.set)(&mut after, w.receiver, raw);
-    (field.get)(&after, w.receiver) == (field.get)(radio, w.receiver)
+    after.set_setting(w.id, w.receiver, raw);
+    after.setting(w.id, w.receiver) == radio.setting(w.id, w.receiver)
 }
 
 impl Overlay {
@@ -64,7 +64,7 @@ impl Overlay {
             }
             Command::SetMode { target, mode, .. } => {
                 self.mode[target_index(*target, radio)] = Some(Held {
-                    value: mode.clone(),
+                    value: *mode,
                     target: *target,
                     at: now,
                 });
@@ -97,7 +97,7 @@ impl Overlay {
         }
         for m in &mut self.mode {
             if m.as_ref().is_some_and(|h| {
-                !fresh(h.at) || vfo_of(radio, h.target).and_then(|v| v.1) == Some(h.value.clone())
+                !fresh(h.at) || vfo_of(radio, h.target).and_then(|v| v.1) == Some(h.value)
             }) {
                 *m = None;
             }
@@ -130,8 +130,8 @@ impl Overlay {
     }
 
     /// A pending mode of VFO `i`.
-    pub fn mode(&self, i: usize) -> Option<&str> {
-        self.mode.get(i)?.as_ref().map(|h| h.value.as_str())
+    pub fn mode(&self, i: usize) -> Option<Mode> {
+        self.mode.get(i)?.as_ref().map(|h| h.value)
     }
 
     /// A pending DATA mode of VFO `i`.
@@ -156,7 +156,7 @@ mod tests {
     use crate::radio::state::{ReceiverState, Selected};
 
     fn ab_radio() -> RadioState {
-        let mut r = RadioState::new(ReceiverState::tuned(14_074_000, "USB", true), None);
+        let mut r = RadioState::new(ReceiverState::tuned(14_074_000, Mode::Usb, true), None);
         r.active = Some(Selected::B);
         r
     }
@@ -187,7 +187,7 @@ mod tests {
         let mut o = Overlay::default();
         let mode = Command::SetMode {
             target: Target::Vfo(0),
-            mode: "CW".into(),
+            mode: Mode::Cw,
             filter: None,
         };
         let data = Command::SetDataMode {
@@ -198,12 +198,12 @@ mod tests {
         for c in [&mode, &data, &split] {
             o.hold(c, &radio, t);
         }
-        assert_eq!((o.mode(0), o.data(0)), (Some("CW"), Some(1)));
+        assert_eq!((o.mode(0), o.data(0)), (Some(Mode::Cw), Some(1)));
         assert_eq!(o.write(SettingId::Split, 0), Some(1));
-        radio.split = Some(true);
+        radio.settings.split = Some(true);
         o.refresh(&radio, t);
         assert_eq!(o.write(SettingId::Split, 0), None, "the state shows split");
-        assert_eq!(o.mode(0), Some("CW"));
+        assert_eq!(o.mode(0), Some(Mode::Cw));
         o.refresh(&radio, t + LAPSE);
         assert!(o.is_empty(), "nothing older than the lapse");
         o.hold(&mode, &radio, t);

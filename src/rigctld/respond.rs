@@ -307,7 +307,7 @@ fn set_mode(v: &View, i: u8, name: &str, passband: i64) -> Result<Vec<Step>, Rig
         p.extend(obj(extra));
         p
     };
-    let mut first = with(json!({"mode": m.mode}));
+    let mut first = with(json!({"mode": m.mode.name()}));
     if filter_unknown(v, i) {
         // the radio's `26` needs a filter: the receiving VFO's, as the radio would keep
         let f = v
@@ -324,7 +324,7 @@ fn set_mode(v: &View, i: u8, name: &str, passband: i64) -> Result<Vec<Step>, Rig
             with(json!({"data": u8::from(m.data)})),
         ));
     }
-    let range = civ::mode_code(m.mode).and_then(civ::width_range);
+    let range = civ::width_range(m.mode.code());
     if let (true, Some((lo, hi)), true) = (
         passband > 0,
         range,
@@ -389,10 +389,14 @@ fn get_level(v: &View, name: &str) -> Result<Plan, RigError> {
             let raw = known(pending_gain(v, cmd).or(read(r, rx).map(i64::from)))?;
             return Ok(values(vec![("", reply::float(raw as f64 / 255.0))]));
         }
-        LevelSource::Att => known(receiver.and_then(|x| x.att).map(i64::from))?,
-        LevelSource::Preamp => known(receiver.and_then(|x| x.preamp).map(i64::from))? * 10,
-        LevelSource::Agc => known(receiver.and_then(|x| x.agc).map(levels::agc_number))?,
-        LevelSource::KeySpeed => known(r.cw_speed.map(i64::from))?,
+        LevelSource::Att => known(receiver.and_then(|x| x.settings.att).map(i64::from))?,
+        LevelSource::Preamp => known(receiver.and_then(|x| x.settings.preamp).map(i64::from))? * 10,
+        LevelSource::Agc => known(
+            receiver
+                .and_then(|x| x.settings.agc)
+                .map(levels::agc_number),
+        )?,
+        LevelSource::KeySpeed => known(r.settings.cw_speed.map(i64::from))?,
     };
     Ok(values(vec![("", value.to_string())]))
 }

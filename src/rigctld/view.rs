@@ -66,7 +66,7 @@ impl<'a> View<'a> {
         self.overlay
             .write(SettingId::Split, 0)
             .map(|raw| raw == 1)
-            .or(self.radio.split)
+            .or(self.radio.settings.split)
     }
 
     /// The index of the transmitting VFO.
@@ -143,14 +143,13 @@ impl<'a> View<'a> {
         };
         let mode = o
             .mode(usize::from(i))
-            .map(str::to_string)
-            .or_else(|| known.as_ref().and_then(|v| v.1.clone()))
+            .or_else(|| known.as_ref().and_then(|v| v.1))
             .ok_or_else(|| self.unknown())?;
         let data = o
             .data(usize::from(i))
             .or_else(|| known.as_ref().and_then(|v| v.3))
             .unwrap_or(0);
-        hamlib::mode_of(&mode, data > 0).ok_or(RigError::NotAvailable)
+        hamlib::mode_of(mode, data > 0).ok_or(RigError::NotAvailable)
     }
 
     /// Passband of VFO `i`, Hz: the receiver's IF filter width where the radio reports
@@ -165,14 +164,14 @@ impl<'a> View<'a> {
                     Target::Receiver(r) => r,
                     _ => 0,
                 })
-                .and_then(|r| r.filter_width)
+                .and_then(|r| r.settings.filter_width)
         } else {
             None
         };
         reported
             .or_else(|| {
                 let (_, mode, filter, _) = vfo_of(self.radio, t)?;
-                let widths = self.profile.filter_widths(mode.as_deref()?)?;
+                let widths = self.profile.filter_widths(mode?)?;
                 widths.get(usize::from(filter?.checked_sub(1)?)).copied()
             })
             .unwrap_or(0)
@@ -185,17 +184,18 @@ mod tests {
     use crate::profile::ProfileRegistry;
     use crate::radio::command::Command;
     use crate::radio::state::{ReceiverState, Selected};
+    use crate::wire::civ::Mode;
 
     #[test]
     fn main_sub_radios_transmit_on_the_other_receiver_in_split() {
         let p = ProfileRegistry::embedded().get("ic7610").unwrap();
         let mut radio = RadioState::new(
-            ReceiverState::tuned(14_074_000, "USB", false),
-            Some(ReceiverState::tuned(14_076_000, "USB", false)),
+            ReceiverState::tuned(14_074_000, Mode::Usb, false),
+            Some(ReceiverState::tuned(14_076_000, Mode::Usb, false)),
         );
         radio.active = Some(Selected::Main);
-        radio.split = Some(true);
-        radio.main.filter_width = Some(2800);
+        radio.settings.split = Some(true);
+        radio.main.settings.filter_width = Some(2800);
         let o = Overlay::default();
         let v = View {
             profile: &p,
@@ -213,7 +213,7 @@ mod tests {
     #[test]
     fn ab_radios_before_and_after_the_selection_is_known() {
         let p = ProfileRegistry::embedded().get("ic705").unwrap();
-        let mut radio = RadioState::new(ReceiverState::tuned(7_074_000, "USB", true), None);
+        let mut radio = RadioState::new(ReceiverState::tuned(7_074_000, Mode::Usb, true), None);
         radio.main.data_mode = Some(1);
         let mut o = Overlay::default();
         let v = View {

@@ -5,7 +5,6 @@
 
 use super::context::AppCtx;
 use super::response::{self, Reply};
-use super::routes;
 use crate::bridge::{BridgeError, BridgeErrorKind};
 
 /// The HTTP status and error code of a refused start or stop.
@@ -25,15 +24,30 @@ fn refused(e: &BridgeError) -> Reply {
     response::error(status, code, e.message.clone())
 }
 
+/// What a request to `/api/v1/bridge` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BridgeRequest {
+    /// `GET`: the status record.
+    Status,
+    /// `POST`: start (idempotent).
+    Start,
+    /// `DELETE`: stop (idempotent).
+    Stop,
+}
+
 /// `GET`, `POST` or `DELETE /api/v1/bridge`.
-pub fn bridge(app: &AppCtx, method: &str) -> Reply {
+pub fn bridge(app: &AppCtx, request: BridgeRequest) -> Reply {
     let Some(b) = app.bridge.get() else {
-        return routes::planned("/api/v1/bridge");
+        return response::error(
+            404,
+            "service_off",
+            "the audio bridge does not run in this server",
+        );
     };
-    let result = match method {
-        "POST" => b.start(),
-        "DELETE" => b.stop(),
-        _ => Ok(b.status()),
+    let result = match request {
+        BridgeRequest::Start => b.start(),
+        BridgeRequest::Stop => b.stop(),
+        BridgeRequest::Status => Ok(b.status()),
     };
     match result {
         Ok(s) => response::json(200, &s.to_json()),

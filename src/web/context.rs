@@ -17,6 +17,7 @@ use super::ws::tx_gate::TxCredits;
 use crate::bridge::AudioBridge;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
+use crate::station::Station;
 
 pub use super::identity::{PROTO, SERVER_NAME, VERSION};
 
@@ -57,17 +58,11 @@ pub struct WebConfig {
     pub services: Services,
 }
 
-/// The optional services a server may run besides the radio (`services` in
-/// `GET /api/v1/info`). Their routes answer `501 not_implemented` while a service is off;
-/// all are off by default (the app turns on the audio bridge).
+/// Optional services that are not station data (`services` in `GET /api/v1/info`; the
+/// station data services are those `AppCtx::station` runs). Off by default (the app
+/// turns on the audio bridge); a route of a service that is off answers its error.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Services {
-    /// DX-cluster spots (`/api/v1/dx/spots`).
-    pub dx_spots: bool,
-    /// The band plan (`/api/v1/band-plan/*`).
-    pub band_plan: bool,
-    /// The EiBi broadcast schedule (`/api/v1/eibi/*`).
-    pub eibi: bool,
     /// The audio bridge (`/api/v1/bridge`).
     pub bridge: bool,
 }
@@ -116,6 +111,8 @@ pub struct AppCtx {
     pub stream_stats: Arc<StreamStats>,
     /// The audio bridge (`/api/v1/bridge`), set once by the app.
     pub bridge: OnceLock<Arc<AudioBridge>>,
+    /// DX spots, band plans, the EiBi schedule (those that run).
+    pub station: Station,
     /// Figures kept for `GET /metrics`.
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
@@ -137,6 +134,7 @@ impl AppCtx {
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
             bridge: OnceLock::new(),
+            station: Station::default(),
             metrics: Arc::default(),
             tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),

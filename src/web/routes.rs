@@ -31,7 +31,7 @@ pub fn readyz(app: &AppCtx) -> Reply {
     if ready {
         response::json(200, &json!({"status": "ready", "radioReady": true}))
     } else {
-        let why = message.unwrap_or_else(|| format!("radio status: {}", status.as_str()));
+        let why = message.unwrap_or_else(|| format!("radio status: {}", status.name()));
         response::json(
             503,
             &json!({"status": "not_ready", "radioReady": false, "error": "radio_unavailable", "message": why}),
@@ -63,7 +63,7 @@ pub fn info(app: &AppCtx) -> Reply {
                 "tags": capability_tags(&p),
                 "modes": p.modes.list,
                 "filters": p.filters.list,
-                "vfoScheme": p.vfo.scheme.as_str(),
+                "vfoScheme": p.vfo.scheme.name(),
                 "hasLan": p.radio.lan,
             },
             "connection": {
@@ -73,12 +73,7 @@ pub fn info(app: &AppCtx) -> Reply {
                 "wsClients": total,
             },
             "txTimeoutS": app.cfg.tx_timeout.as_secs(),
-            "services": {
-                "dxSpots": app.cfg.services.dx_spots,
-                "bandPlan": app.cfg.services.band_plan,
-                "eibi": app.cfg.services.eibi,
-                "bridge": app.cfg.services.bridge,
-            },
+            "services": super::station::services_json(app),
         }),
     )
 }
@@ -115,10 +110,9 @@ pub fn commands(app: &AppCtx) -> Reply {
 
 /// `GET /api/v1/capabilities`.
 pub fn capabilities(app: &AppCtx) -> Reply {
-    response::json(
-        200,
-        &capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec),
-    )
+    let mut caps = capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec);
+    caps["services"] = super::station::services_json(app);
+    response::json(200, &caps)
 }
 
 /// `POST /api/v1/radio/connect`.
@@ -187,16 +181,6 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
 /// `GET /`: the browser UI (gzip when `Accept-Encoding` allows it).
 pub fn root(accept_encoding: Option<&str>) -> Reply {
     super::ui_page::reply(accept_encoding)
-}
-
-/// Routes of the interface that later releases implement.
-pub fn planned(path: &str) -> Reply {
-    response::error(501, "not_implemented", planned_message(path))
-}
-
-/// The message of a `501 not_implemented` for `path`.
-pub fn planned_message(path: &str) -> String {
-    format!("{path} is part of the interface but not in this release yet")
 }
 
 /// Bounded time for radio commands started from HTTP.

@@ -44,6 +44,7 @@ pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
         log_level: log::LevelFilter::Warn,
         rigctld: None,
         bridge: Default::default(),
+        station: Default::default(),
     }
 }
 

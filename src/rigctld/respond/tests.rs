@@ -3,41 +3,46 @@
 
 use super::*;
 use crate::profile::{Profile, ProfileRegistry};
-use crate::radio::state::{Agc, RadioState, ReceiverState, Selected};
+use crate::radio::state::{RadioState, ReceiverState, Selected};
+use crate::radio::table::values::Agc;
 use crate::rigctld::overlay::Overlay;
 use crate::rigctld::parse::parse_line;
 use crate::rigctld::reply::render;
+use crate::wire::civ::Mode;
 
 fn profile(id: &str) -> std::sync::Arc<Profile> {
     ProfileRegistry::embedded().get(id).unwrap()
 }
 
 fn ic7610() -> RadioState {
-    let mut main = ReceiverState::tuned(14_074_000, "USB", false);
+    let mut main = ReceiverState::tuned(14_074_000, Mode::Usb, false);
     main.data_mode = Some(1);
-    main.filter_width = Some(3000);
-    main.af_gain = Some(128);
-    main.att = Some(6);
-    main.preamp = Some(1);
-    main.agc = Some(Agc::Mid);
-    main.nb = Some(true);
-    main.nr = Some(false);
-    main.nr_level = Some(51);
-    let mut r = RadioState::new(main, Some(ReceiverState::tuned(7_074_000, "LSB", false)));
+    main.settings.filter_width = Some(3000);
+    main.settings.af_gain = Some(128);
+    main.settings.att = Some(6);
+    main.settings.preamp = Some(1);
+    main.settings.agc = Some(Agc::Mid);
+    main.settings.nb = Some(true);
+    main.settings.nr = Some(false);
+    main.settings.nr_level = Some(51);
+    let mut r = RadioState::new(
+        main,
+        Some(ReceiverState::tuned(7_074_000, Mode::Lsb, false)),
+    );
     r.active = Some(Selected::Main);
     r.ptt = Some(false);
     r.power_on = Some(true);
-    r.power = Some(255);
-    r.split = Some(false);
-    r.cw_speed = Some(20);
+    r.settings.power = Some(255);
+    r.settings.split = Some(false);
+    r.settings.cw_speed = Some(20);
     r
 }
 
 fn ic705() -> RadioState {
-    let mut r = RadioState::new(ReceiverState::tuned(7_074_000, "USB", true), None);
+    let mut r = RadioState::new(ReceiverState::tuned(7_074_000, Mode::Usb, true), None);
     r.ptt = Some(false);
     r.power_on = Some(true);
-    r.split = Some(false);
+    r.settings.split = Some(false);
     r
 }
 

@@ -24,6 +24,7 @@ use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
 use crate::radio::service::RadioClient;
 use crate::radio::table;
+use crate::station::dx::buffer::Spot;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
 use crate::wire::web::MeterFrame;
@@ -58,6 +59,8 @@ pub struct ControlChannel {
     id: u64,
     handle: Option<Arc<ClientHandle>>,
     feed: Option<(u64, Arc<StateFeed>)>,
+    /// New DX spots for the feed (while it exists and the server has DX feeds).
+    dx_spots: Option<Subscription<Spot>>,
     streams: BTreeSet<&'static str>,
     scope: Option<ScopeTap>,
     meters: Option<MeterTap>,
@@ -73,6 +76,7 @@ impl ControlChannel {
             id,
             handle: None,
             feed: None,
+            dx_spots: None,
             streams: BTreeSet::new(),
             scope: None,
             meters: None,
@@ -319,6 +323,13 @@ impl ControlChannel {
             self.streams.contains("events"),
         ));
         let (sid, _) = self.app.radio.store().subscribe(feed.clone());
+        self.dx_spots = None;
+        self.dx_spots = self
+            .app
+            .station
+            .dx
+            .as_ref()
+            .map(|dx| dx.subscribe(feed.clone()));
         self.feed = Some((sid, feed));
     }
 
@@ -336,7 +347,7 @@ impl ControlChannel {
         if frames {
             kinds = MeterKind::ALL.to_vec();
         }
-        kinds.retain(|k| profile.has_meter(k.name()));
+        kinds.retain(|k| profile.has_meter(*k));
         self.app
             .meters
             .demand(self.id, kinds, if frames { 10 } else { 5 });
@@ -373,6 +384,7 @@ impl ControlChannel {
             Some((sid, _)) if self.streams.is_empty() => {
                 self.app.radio.store().unsubscribe(*sid);
                 self.feed = None;
+                self.dx_spots = None;
             }
             Some((_, feed)) => feed.events.store(
                 self.streams.contains("events"),
@@ -507,6 +519,7 @@ impl Channel for ControlChannel {
         if let Some((sid, _)) = self.feed.take() {
             self.app.radio.store().unsubscribe(sid);
         }
+        self.dx_spots = None;
         self.scope = None;
         self.meters = None;
         self.app.meters.withdraw(self.id);
