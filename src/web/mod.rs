@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod auth;
+pub mod bridge_route;
 pub mod capabilities;
 pub mod context;
 pub mod front;
