@@ -36,8 +36,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use rigweb::app::Tuning;
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use serde_json::json;
 use support::*;
 use tungstenite::{Message, WebSocket};
@@ -447,26 +446,8 @@ fn latency(secs: u64) {
     println!(
         "== latency (server in this process; datagram at the link's UDP socket -> frame written to the WebSocket) =="
     );
-    let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get("ic7610").unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
-        auth_token: None,
-        tx_timeout: Duration::from_secs(180),
-        max_clients: 64,
-        log_level: log::LevelFilter::Warn,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator("ic7610")
     };
     let running = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();
     let end = Instant::now() + Duration::from_secs(10);

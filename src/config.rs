@@ -191,6 +191,35 @@ fn default_data_dir() -> Result<PathBuf, ConfigError> {
 }
 
 impl ServeConfig {
+    /// A server of the built-in simulated `model` (an embedded profile; panics on another
+    /// name) on 127.0.0.1 with a port the system chooses, the flags' other defaults and
+    /// warnings-only logging: what tests and benchmarks start, changing a field or two.
+    pub fn loopback_simulator(model: &str) -> ServeConfig {
+        let registry = ProfileRegistry::embedded();
+        ServeConfig {
+            radio: RadioTarget::Simulated {
+                profile: registry
+                    .get(model)
+                    .unwrap_or_else(|| panic!("{model} is not an embedded profile")),
+            },
+            profile: None,
+            registry,
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            tls: None,
+            onboarding_listen: None,
+            allowed_origins: Default::default(),
+            max_connections: 1024,
+            max_connections_per_client: 256,
+            auth_token: None,
+            tx_timeout: Duration::from_secs(180),
+            max_clients: 64,
+            log_level: log::LevelFilter::Warn,
+            rigctld: None,
+            bridge: Default::default(),
+            station: Default::default(),
+        }
+    }
+
     /// Validates the serve flags; `password_env` is `RIGWEB_RADIO_PASSWORD`.
     pub fn from_cli(cli: &Cli, password_env: Option<String>) -> Result<ServeConfig, ConfigError> {
         let registry = registry(cli.profile_dir.as_deref())?;
