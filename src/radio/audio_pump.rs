@@ -2,9 +2,9 @@
 //! thread): takes the radio's audio packets (in the negotiated LAN codec), drops late or
 //! duplicate packets by their inner sequence number, detects the sample rate the radio
 //! really sends from the packets' sizes and cadence ([`RateDetector`]), holds the audio
-//! to real time ([`RealTimeGate`]: blocks that arrive ahead of real time by more than
-//! its allowance are dropped, counted and logged once per stream) and decodes the rest
-//! to interleaved `i16`.
+//! to real time ([`RealTimeGate`]: while it arrives faster than that, the blocks ahead of
+//! it by more than the gate's allowance are dropped, counted and logged once per
+//! stream) and decodes the rest to interleaved `i16`.
 
 use std::time::Instant;
 
@@ -113,10 +113,8 @@ impl Pump {
                     self.requested_rate
                 );
             }
-            match self
-                .gate
-                .admit(b.payload.len(), b.at, self.detector.settled())
-            {
+            let (rate, cadence) = (self.detector.settled(), self.detector.cadence_hz());
+            match self.gate.admit(b.payload.len(), b.at, rate, cadence) {
                 Verdict::Pass => {}
                 Verdict::DropBlock => {
                     self.too_fast();
@@ -245,9 +243,10 @@ mod tests {
             frames += out.iter().map(|o| o.samples.len() / 2).sum::<usize>();
             assert!(out.iter().all(|o| o.sample_rate == 48_000));
         }
+        // 400 ms to measure the cadence, then 9.6 s held to real time
         let seconds = frames as f64 / 48_000.0;
-        assert!((10.0..10.2).contains(&seconds), "{seconds} s of audio");
-        assert!((990..=1_000).contains(&p.too_early_blocks()));
+        assert!((10.7..11.0).contains(&seconds), "{seconds} s of audio");
+        assert!((950..=960).contains(&p.too_early_blocks()));
         p.reset();
         let mut out = Vec::new();
         p.batch(PCM16_STEREO, vec![packet(1, &block[..682], t0)], &mut out);

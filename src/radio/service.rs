@@ -1,5 +1,6 @@
-//! The radio as the rest of the program sees it: starts the link, the executor and the
-//! scope and audio pumps; takes commands; exposes the state store and the stream
+//! The radio as the rest of the program sees it: starts the link (with the scope and RX
+//! audio producers as its sinks), the executor and the threads that follow who listens
+//! to the streams; takes commands; exposes the state store and the stream
 //! fan-outs; shuts everything down in order (PTT released, clean logout).
 
 use std::io;
@@ -197,7 +198,8 @@ impl Radio {
         self.rx_streams.get(codec, channels)
     }
 
-    /// What the audio DSP thread has done (Opus frames, audio-FFT sweeps, ...).
+    /// What the RX audio DSP has done (Opus frames, audio-FFT sweeps, blocks dropped
+    /// ahead of real time, ...).
     pub fn dsp_stats(&self) -> DspStats {
         self.dsp_counters.stats()
     }
