@@ -38,6 +38,7 @@ fn radio_for(port: u16) -> Radio {
         registry: reg,
         executor: ExecutorConfig::default(),
         queue: 256,
+        rate_window: Duration::ZERO,
     })
     .expect("radio starts")
 }

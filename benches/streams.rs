@@ -520,6 +520,7 @@ fn latency(secs: u64) {
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,
+        station: Default::default(),
     };
     let running = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();
     let end = Instant::now() + Duration::from_secs(10);

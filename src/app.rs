@@ -1,10 +1,11 @@
 //! Wiring: configuration -> simulated radio (when no real one is given) -> radio
 //! service -> meter pump -> web server; then wait for SIGINT / SIGTERM and shut down in
-//! order (web clients closed, PTT released, clean radio logout, simulator stopped).
+//! order (PTT released, web clients closed, clean radio logout, simulator stopped).
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::config::{RadioTarget, ServeConfig, SimCliConfig};
 use crate::lan::control::ControlConfig;
@@ -16,7 +17,7 @@ use crate::sim::rig::SimRigConfig;
 use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
 use crate::web::context::{AppCtx, WebConfig};
-use crate::web::ptt_watch::PttWatcher;
+use crate::web::ptt_watch::{PttWatcher, unkey_for_shutdown};
 use crate::web::server::{Ports, WebServer};
 use crate::web::tls::TlsProvider;
 
@@ -36,10 +37,13 @@ impl Running {
         self.web.addr()
     }
 
-    /// Shuts everything down in order.
+    /// Shuts everything down in order: the transmitter unkeyed (confirmed by the radio,
+    /// or [`UNKEY_WAIT`] passed), then the web clients closed, then the radio logged out.
     pub fn shutdown(self) {
         let Running { web, app, sim } = self;
+        unkey_for_shutdown(&app, UNKEY_WAIT);
         web.shutdown();
+        app.station.stop();
         app.meters.stop();
         app.radio.shutdown();
         if let Some(s) = sim {
@@ -47,6 +51,14 @@ impl Running {
         }
     }
 }
+
+/// Longest wait at shutdown for the radio to confirm the unkey before the clients are
+/// closed (the release goes on meanwhile, and until the executor stops).
+pub const UNKEY_WAIT: Duration = Duration::from_secs(3);
+
+/// Most commands one client may have waiting for the radio (more are refused with
+/// `radio_busy`, for that client only): at one action per 50 ms window, 1.6 s of them.
+const COMMANDS_PER_CLIENT: usize = 32;
 
 /// Knobs that the command line does not expose, for tests and benchmarks.
 #[derive(Debug, Clone, Default)]
@@ -69,6 +81,8 @@ pub fn start(cfg: &ServeConfig) -> Result<Running, Box<dyn Error>> {
 /// [`start`] with extra knobs.
 pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn Error>> {
     crate::signals::raise_fd_limit();
+    // first: its only failure (a bad band-plan region) leaves nothing else running
+    let station = crate::station::Station::start(&cfg.station)?;
     let (sim, radio_addr, user, password, profile) = match &cfg.radio {
         RadioTarget::Simulated { profile } => {
             let user = "rigweb".to_string();
@@ -128,6 +142,10 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     if let Some(f) = tuning.link {
         f(&mut link);
     }
+    let rate_window = tuning
+        .web
+        .as_ref()
+        .map_or(WebConfig::default().rate_window, |w| w.rate_window);
     let radio = Arc::new(Radio::start(RadioConfig {
         link,
         profile,
@@ -136,7 +154,8 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
             tx_timeout: cfg.tx_timeout,
             ..tuning.executor.unwrap_or_default()
         },
-        queue: 256,
+        queue: COMMANDS_PER_CLIENT,
+        rate_window,
     })?);
     let meters = MeterPump::start(radio.clone())?;
     let web_cfg = WebConfig {
@@ -157,10 +176,13 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     if web_cfg.auth.enabled() {
         log::info!("bearer-token authentication is on for /api/*");
     }
-    let app = Arc::new(AppCtx::new(radio.clone(), meters, web_cfg));
+    let mut ctx = AppCtx::new(radio.clone(), meters, web_cfg);
+    ctx.station = station;
+    let app = Arc::new(ctx);
     radio
         .store()
         .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    radio.store().subscribe(app.metrics.tx.clone());
     let ports = Ports {
         listen: cfg.listen,
         tls,
@@ -170,15 +192,66 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     Ok(Running { web, app, sim })
 }
 
-/// `rigweb`: serves until SIGINT / SIGTERM.
+/// `rigweb`: serves until SIGINT / SIGTERM. Under systemd it says when it is ready,
+/// sends the watchdog keep-alives and says when it stops (`sd_notify.rs`).
 pub fn serve(cfg: ServeConfig) -> Result<(), Box<dyn Error>> {
     crate::signals::block()?;
     let running = start(&cfg)?;
+    log::info!("{}", startup_line(&cfg, &running));
+    crate::sd_notify::notify("READY=1\nSTATUS=serving");
+    // the keep-alive stops if the radio state cannot be read (a deadlocked store)
+    let app = running.app.clone();
+    let watchdog = crate::sd_notify::watchdog_interval_from_env()
+        .map(|every| {
+            crate::sd_notify::Watchdog::start(every, move || {
+                let _ = app.radio.store().revision();
+            })
+        })
+        .transpose()?;
     let sig = crate::signals::wait()?;
+    crate::sd_notify::notify("STOPPING=1");
     log::info!("{sig}: shutting down");
+    drop(watchdog);
     running.shutdown();
     log::info!("stopped");
     Ok(())
+}
+
+/// The one line that says what this server is: its URL(s), the radio, the profile, TLS
+/// and authentication.
+pub fn startup_line(cfg: &ServeConfig, running: &Running) -> String {
+    let scheme = if running.web.is_tls() {
+        "https"
+    } else {
+        "http"
+    };
+    let mut urls = format!("{scheme}://{}/", running.addr());
+    if let Some(o) = running.web.onboarding_addr() {
+        urls.push_str(&format!(" (CA onboarding http://{o}/)"));
+    }
+    let radio = match &cfg.radio {
+        RadioTarget::Simulated { profile } => format!("built-in simulated {}", profile.model()),
+        RadioTarget::Lan { addr, user, .. } => format!("{addr} as {user:?}"),
+    };
+    let profile = match &cfg.profile {
+        Some(p) => p.id().to_string(),
+        None if matches!(cfg.radio, RadioTarget::Simulated { .. }) => "of the simulator".into(),
+        None => "from the radio's reply".into(),
+    };
+    let tls = match &cfg.tls {
+        None => "off",
+        Some(crate::web::tls::TlsSource::Auto { .. }) => "on (local CA)",
+        Some(crate::web::tls::TlsSource::Files { .. }) => "on (certificate files)",
+    };
+    let auth = if cfg.auth_token.is_some() {
+        "on"
+    } else {
+        "off"
+    };
+    format!(
+        "rigweb {} serving {urls}; radio: {radio}; profile: {profile}; TLS: {tls}; auth: {auth}",
+        crate::web::context::VERSION
+    )
 }
 
 /// `rigweb sim`: runs the simulated radio until SIGINT / SIGTERM.

@@ -1,20 +1,35 @@
 //! Command-line interface (argh). `rigweb` serves; `rigweb sim` runs the simulated
 //! radio alone. Parsing only: validation happens in `config.rs`.
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
+use serde::Serialize;
 use std::path::PathBuf;
 
 /// rigweb: a small, fast web server for Icom transceivers (IC-7610, IC-705, IC-9700)
 /// over their LAN protocol. Without --radio it serves a built-in simulated radio.
-#[derive(FromArgs, Debug)]
+// Every flag is also a key of the `--config` file (`config_file.rs`): a new flag needs
+// nothing but its field here (and `#[serde(skip)]` if it is no setting).
+#[derive(FromArgs, ArgsInfo, Serialize, Debug)]
+#[serde(rename_all = "kebab-case")]
 #[argh(
     example = "Serve the built-in simulated IC-7610 on http://localhost:8080/:\n$ rigweb",
     example = "Serve a real IC-705 (password from the environment):\n$ RIGWEB_RADIO_PASSWORD=secret rigweb --radio 192.168.1.60 --radio-user op --profile ic705",
     example = "Require a token on the API:\n$ rigweb --auth-token-file /etc/rigweb/token",
     example = "HTTPS with a local CA (install it from http://<host>:8080/ once per device):\n$ rigweb --tls-auto",
+    example = "DX spots from a cluster and the RBN on the waterfall, Region 2 band plan:\n$ rigweb --callsign N0CALL --dx-cluster dxc.nc7j.com:7373 --rbn telnet.reversebeacon.net:7000 --band-plan-region r2",
     note = "The API is described in docs/API.md. SIGINT/SIGTERM release PTT and log out of the radio cleanly."
 )]
 pub struct Cli {
+    /// read settings from this TOML file (keys are the long flags: radio-port = 50001); flags given here override it
+    #[argh(option)]
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+
+    /// validate the configuration, print the effective settings (secrets masked) and exit
+    #[argh(switch)]
+    #[serde(skip)]
+    pub check_config: bool,
+
     /// radio host name or IP address (default: start the built-in simulated radio)
     #[argh(option)]
     pub radio: Option<String>,
@@ -59,9 +74,33 @@ pub struct Cli {
     #[argh(switch)]
     pub tls_auto: bool,
 
-    /// where rigweb keeps its files, e.g. the --tls-auto CA (default $STATE_DIRECTORY, else ~/.local/share/rigweb)
+    /// where rigweb keeps its files: the --tls-auto CA, the EiBi cache, the chosen band-plan region (default $STATE_DIRECTORY, else ~/.local/share/rigweb)
     #[argh(option)]
     pub data_dir: Option<PathBuf>,
+
+    /// a DX-cluster node to take spots from, HOST:PORT (needs --callsign); repeatable
+    #[argh(option)]
+    pub dx_cluster: Vec<String>,
+
+    /// a Reverse Beacon Network or skimmer feed, HOST:PORT (needs --callsign); repeatable
+    #[argh(option)]
+    pub rbn: Vec<String>,
+
+    /// your call sign, sent at the DX cluster's login prompt
+    #[argh(option)]
+    pub callsign: Option<String>,
+
+    /// file holding the password of a DX-cluster node that asks for one
+    #[argh(option)]
+    pub dx_cluster_password_file: Option<PathBuf>,
+
+    /// band-plan region: r1, r2 or r3, the IARU regions (default r1, or the one last chosen in the UI)
+    #[argh(option)]
+    pub band_plan_region: Option<String>,
+
+    /// URL of the EiBi broadcast schedule, {season} replaced by e.g. a25 (default the EiBi site's; "off")
+    #[argh(option)]
+    pub eibi_url: Option<String>,
 
     /// with TLS: plain-HTTP port for the CA download and redirects to HTTPS (default 0.0.0.0:8080; "off")
     #[argh(option)]
@@ -105,11 +144,12 @@ pub struct Cli {
 
     /// subcommand
     #[argh(subcommand)]
+    #[serde(skip)]
     pub command: Option<SubCommand>,
 }
 
 /// Subcommands.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(subcommand)]
 pub enum SubCommand {
     /// Run the simulated radio alone.
@@ -117,7 +157,7 @@ pub enum SubCommand {
 }
 
 /// run the simulated radio alone (it speaks the Icom LAN protocol on UDP)
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(
     subcommand,
     name = "sim",

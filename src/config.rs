@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::cli::{Cli, SimArgs};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::sim::faults::FaultConfig;
+use crate::station::StationConfig;
 pub use crate::util::Secret;
 use crate::web::origin::OriginPolicy;
 use crate::web::tls::TlsSource;
@@ -79,6 +80,8 @@ pub struct ServeConfig {
     pub max_clients: usize,
     /// Log level.
     pub log_level: log::LevelFilter,
+    /// DX spots, band plans, the EiBi schedule.
+    pub station: StationConfig,
 }
 
 /// Everything `rigweb sim` needs.
@@ -308,8 +311,96 @@ impl ServeConfig {
             tx_timeout: Duration::from_secs(cli.tx_timeout),
             max_clients: cli.max_clients,
             log_level: log_level(&cli.log_level)?,
+            station: station(cli)?,
         })
     }
+}
+
+/// The station-data flags (`--dx-cluster`, `--rbn`, `--callsign`, `--band-plan-region`,
+/// `--eibi-url`; `--data-dir` keeps the EiBi cache and the chosen region).
+fn station(cli: &Cli) -> Result<StationConfig, ConfigError> {
+    use crate::station::dx::buffer::SpotSource;
+    use crate::station::dx::session::SessionConfig;
+    use crate::station::dx::{DxConfig, FeedConfig};
+    use crate::station::eibi::{EibiConfig, season};
+    use crate::station::{BandPlanConfig, band_plan::BandPlans};
+    let data_dir = cli.data_dir.clone().or_else(|| default_data_dir().ok());
+    let mut feeds = Vec::new();
+    for (list, flag, source) in [
+        (&cli.dx_cluster, "--dx-cluster", SpotSource::Cluster),
+        (&cli.rbn, "--rbn", SpotSource::Rbn),
+    ] {
+        for a in list {
+            let port = a.rsplit_once(':').filter(|(h, _)| !h.is_empty());
+            if port
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+                .is_none_or(|p| p == 0)
+            {
+                return Err(err(format!("{flag} {a:?}: use HOST:PORT")));
+            }
+            feeds.push(FeedConfig {
+                address: a.clone(),
+                source,
+            });
+        }
+    }
+    let password = cli
+        .dx_cluster_password_file
+        .as_deref()
+        .map(|f| read_secret(f, "--dx-cluster-password-file"))
+        .transpose()?;
+    let dx = match (feeds.is_empty(), &cli.callsign) {
+        (true, _) if password.is_some() => {
+            return Err(err("--dx-cluster-password-file needs --dx-cluster"));
+        }
+        (true, _) => None,
+        (false, None) => return Err(err("--dx-cluster and --rbn need --callsign")),
+        (false, Some(call)) => {
+            let call = call.trim().to_ascii_uppercase();
+            let ok = (3..=12).contains(&call.len())
+                && call
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'-');
+            if !ok {
+                return Err(err(format!(
+                    "--callsign {call:?}: 3 to 12 letters, digits, / or -"
+                )));
+            }
+            Some(DxConfig {
+                feeds,
+                session: SessionConfig::new(&call, password.map(Secret)),
+                connect_timeout: Duration::from_secs(10),
+            })
+        }
+    };
+    if let Some(r) = &cli.band_plan_region {
+        BandPlans::new(Some(r), None).map_err(err)?;
+    }
+    let eibi = match cli.eibi_url.as_deref() {
+        Some("off") => None,
+        Some(u) if u.starts_with("https://") => {
+            return Err(err(format!(
+                "--eibi-url {u:?}: https is not supported (the EiBi site serves plain http)"
+            )));
+        }
+        Some(u) if !u.starts_with("http://") || u.len() <= "http://".len() => {
+            return Err(err(format!(
+                "--eibi-url {u:?}: use an http:// URL, or \"off\""
+            )));
+        }
+        url => Some(EibiConfig::new(
+            url.unwrap_or(season::DEFAULT_URL),
+            data_dir.clone(),
+        )),
+    };
+    Ok(StationConfig {
+        dx,
+        band_plan: Some(BandPlanConfig {
+            region: cli.band_plan_region.clone(),
+            data_dir,
+        }),
+        eibi,
+    })
 }
 
 impl SimCliConfig {

@@ -117,3 +117,144 @@ fn allowed_hosts_are_names_and_admit_their_pages() {
     let d = ServeConfig::from_cli(&cli(&[]), None).unwrap();
     assert!(!d.allowed_origins.allows(Some(o), Some(h), false));
 }
+
+/// Runs the built binary with `args` and extra environment; (status, stdout, stderr).
+fn rigweb(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rigweb"))
+        .args(args)
+        .env_remove("RIGWEB_RADIO_PASSWORD")
+        .env_remove("CREDENTIALS_DIRECTORY")
+        .envs(env.iter().copied())
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("rigweb-config-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn the_shipped_config_file_is_valid() {
+    let (code, out, err) = rigweb(&["--config", "assets/rigweb.toml", "--check-config"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("listen"), "{out}");
+    assert!(out.ends_with("# configuration OK\n"), "{out}");
+}
+
+#[test]
+fn check_config_shows_the_file_under_the_flags_with_secrets_masked() {
+    let d = temp_dir("check");
+    let f = d.join("rigweb.toml");
+    std::fs::write(
+        &f,
+        "max-clients = 8\ntx-timeout = 60\nauth-token = \"very-secret\"\nallowed-host = [\"a.example\", \"b.example\"]\n",
+    )
+    .unwrap();
+    let (code, out, err) = rigweb(
+        &[
+            "--config",
+            f.to_str().unwrap(),
+            "--check-config",
+            "--max-clients",
+            "9",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("max-clients = 9\n"), "the flag wins: {out}");
+    assert!(out.contains("tx-timeout = 60\n"), "{out}");
+    assert!(
+        out.contains("allowed-host = [\"a.example\", \"b.example\"]\n"),
+        "{out}"
+    );
+    assert!(out.contains("auth-token = \"********\"\n"), "{out}");
+    assert!(!out.contains("very-secret") && !err.contains("very-secret"));
+    assert!(out.contains("# radio = (not set)\n"), "{out}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn config_file_mistakes_are_errors_that_name_them() {
+    let d = temp_dir("bad");
+    let f = d.join("rigweb.toml");
+    let path = f.to_str().unwrap();
+    for (text, want) in [
+        (
+            "max_clients = 3\n",
+            "unknown key \"max_clients\"; did you mean \"max-clients\"?",
+        ),
+        ("tls-auto = 1\n", "tls-auto: use true or false"),
+        ("max-clients = \"many\"\n", "--max-clients"),
+        ("max-clients = 0\n", "--max-clients 0: use 1 to 4096"),
+        ("radio = \n", "--config"),
+    ] {
+        std::fs::write(&f, text).unwrap();
+        let (code, _, err) = rigweb(&["--config", path, "--check-config"], &[]);
+        assert_eq!(code, 2, "{text}: {err}");
+        assert!(err.contains(want), "{text}: {err}");
+    }
+    let (code, _, err) = rigweb(&["--config", "/nonexistent/rigweb.toml"], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/rigweb.toml"), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn secrets_come_from_systemd_credentials() {
+    let d = temp_dir("creds");
+    std::fs::write(d.join("radio-password"), "pw-credential\n").unwrap();
+    std::fs::write(d.join("auth-token"), "").unwrap(); // empty: not set
+    let creds = d.to_str().unwrap();
+    let args = [
+        "--radio",
+        "127.0.0.1",
+        "--radio-user",
+        "op",
+        "--check-config",
+    ];
+    let (code, out, err) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("radio-password-file = "), "{out}");
+    assert!(out.contains("# auth-token-file = (not set)"), "{out}");
+    std::fs::write(d.join("auth-token"), "tok\n").unwrap();
+    let (code, out, _) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!("auth-token-file = \"{creds}/auth-token\"")),
+        "{out}"
+    );
+    // the DX cluster's password too, once a feed is configured
+    std::fs::write(d.join("dx-cluster-password"), "dx\n").unwrap();
+    let (_, out, _) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert!(
+        out.contains("# dx-cluster-password-file = (not set)"),
+        "{out}"
+    );
+    let dx: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--dx-cluster", "127.0.0.1:7300", "--callsign", "N0CALL"])
+        .collect();
+    let (code, out, err) = rigweb(&dx, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(
+            "dx-cluster-password-file = \"{creds}/dx-cluster-password\""
+        )),
+        "{out}"
+    );
+    // without a credential there is no password at all
+    std::fs::remove_file(d.join("radio-password")).unwrap();
+    let (code, _, err) = rigweb(&args, &[("CREDENTIALS_DIRECTORY", creds)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("radio password is required"), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
+}

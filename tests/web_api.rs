@@ -87,13 +87,15 @@ fn info_tells_the_tx_timeout_and_the_optional_services() {
     let srv = start_server(cfg, Tuning::default());
     let v = get(srv.addr(), "/api/v1/info").json();
     assert_eq!(v["txTimeoutS"], 42, "--tx-timeout in seconds: {v}");
-    // none of the optional services is in this release: the page must not ask for them
+    // the services this server runs (the band plans need nothing): the page asks only
+    // for those; the others answer 404 service_off
     assert_eq!(
         v["services"],
-        json!({"dxSpots": false, "bandPlan": false, "eibi": false, "bridge": false}),
+        json!({"dxSpots": false, "bandPlan": true, "eibi": false, "bridge": false}),
         "{v}"
     );
-    assert_eq!(get(srv.addr(), "/api/v1/dx/spots").status, 501);
+    assert_eq!(get(srv.addr(), "/api/v1/dx/spots").status, 404);
+    assert_eq!(get(srv.addr(), "/api/v1/band-plan/config").status, 200);
     srv.shutdown();
     let srv = start_server(serve_config("ic7610", None), Tuning::default());
     assert_eq!(get(srv.addr(), "/api/v1/info").json()["txTimeoutS"], 180);

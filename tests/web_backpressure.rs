@@ -182,6 +182,19 @@ fn stall_and_resume(
         .filter(|w| w[1] != w[0].wrapping_add(1))
         .count();
     assert!(gaps >= 1, "{}: drops show as gaps: {got:?}", stream.path);
+    // GET /metrics counts them (every gap is one drop or more)
+    let stats = &srv.app.stream_stats;
+    let dropped = match stream.path {
+        "/api/v1/scope" => &stats.scope_dropped,
+        "/api/v1/meters" => &stats.meters_dropped,
+        _ => &stats.audio_dropped,
+    };
+    let dropped = dropped.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        dropped >= gaps as u64,
+        "{}: {dropped} dropped, {gaps} gaps",
+        stream.path
+    );
     let newest = f64::from(*got.last().unwrap());
     assert!(
         newest > since * rate * 0.7,

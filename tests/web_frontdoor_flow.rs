@@ -179,3 +179,26 @@ fn a_websocket_client_without_a_thread_gets_503() {
     assert_eq!(get(a, "/healthz").status, 200);
     srv.shutdown();
 }
+
+both_ways!(header_values_that_are_not_ascii_are_served_and_pipelining_goes_on);
+fn header_values_that_are_not_ascii_are_served_and_pipelining_goes_on() {
+    // issue 15.7: `User-Agent: café` got 502 bad_gateway with Connection: close (the
+    // pipelined requests after it were lost) and a WARN line per request
+    let srv = server_with(WebConfig::default());
+    let mut s = connect(srv.addr());
+    let mut pipelined = Vec::new();
+    pipelined.extend_from_slice(
+        "GET /api/v1/info HTTP/1.1\r\nHost: x\r\nUser-Agent: café\r\n\r\n".as_bytes(),
+    );
+    // opaque bytes that are not UTF-8 either (Latin-1 é)
+    pipelined
+        .extend_from_slice(b"GET /api/v1/info HTTP/1.1\r\nHost: x\r\nUser-Agent: caf\xe9\r\n\r\n");
+    pipelined.extend_from_slice(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    s.write_all(&pipelined).unwrap();
+    for i in 0..3 {
+        let r = read_response(&mut s);
+        assert_eq!(r.status, 200, "request {i}: {r:?}");
+        assert_ne!(r.header("connection"), Some("close"), "request {i}");
+    }
+    srv.shutdown();
+}

@@ -132,3 +132,80 @@ fn deeply_nested_json_is_answered_on_every_channel_and_rest() {
     assert_eq!(get(a, "/healthz").status, 200, "the process is alive");
     srv.shutdown();
 }
+
+#[test]
+fn every_channel_refuses_unknown_fields_naming_the_field() {
+    // issue 15.8c: the scope channel's subscribe accepted unknown fields while commands
+    // refused unknown parameters; now every message of every channel refuses them alike
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let a = srv.addr();
+    let cases = [
+        (
+            "/api/v1/scope",
+            "scope_fsp",
+            json!({"type": "subscribe", "id": "s", "scope_fsp": 20}),
+        ),
+        (
+            "/api/v1/meters",
+            "fsp",
+            json!({"type": "meters_start", "id": "m", "fsp": 20}),
+        ),
+        (
+            "/api/v1/meters",
+            "now",
+            json!({"type": "meters_stop", "id": "m", "now": true}),
+        ),
+        (
+            "/api/v1/audio",
+            "rate",
+            json!({"type": "audio_start", "id": "a", "direction": "rx", "rate": 48000}),
+        ),
+        (
+            "/api/v1/audio",
+            "all",
+            json!({"type": "audio_stop", "id": "a", "direction": "rx", "all": 1}),
+        ),
+        (
+            "/api/v1/ws",
+            "stream",
+            json!({"type": "subscribe", "id": "s", "stream": ["events"]}),
+        ),
+        (
+            "/api/v1/ws",
+            "all",
+            json!({"type": "unsubscribe", "id": "u", "all": true}),
+        ),
+        (
+            "/api/v1/ws",
+            "param",
+            json!({"type": "cmd", "id": "c", "name": "vfo_swap", "param": {}}),
+        ),
+    ];
+    for (path, field, msg) in cases {
+        let mut ws = Ws::connect(a, path, &[]).unwrap();
+        ws.send(&msg);
+        let e = next_error(&mut ws, path);
+        assert_eq!(error_code(&e), "invalid_param", "{path} {msg}: {e}");
+        assert_eq!(e["id"], msg["id"], "{path}: the id is echoed");
+        let message = e["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!(
+                "{field}: unknown field of {}",
+                msg["type"].as_str().unwrap()
+            )),
+            "{path}: {message}"
+        );
+        assert!(message.contains("allowed: type, id"), "{path}: {message}");
+        // the socket stays usable: the same message without the field is accepted
+        let mut good = msg.as_object().unwrap().clone();
+        good.remove(field);
+        ws.send(&Value::Object(good));
+        let answer = ws
+            .until(Duration::from_secs(5), |v| {
+                v["id"] == msg["id"] || v["type"] == "error"
+            })
+            .unwrap_or_else(|| panic!("{path}: an answer"));
+        assert_ne!(answer["type"], "error", "{path}: {answer}");
+    }
+    srv.shutdown();
+}

@@ -326,3 +326,48 @@ fn the_mod_input_is_restored_after_a_link_loss() {
     drop(k);
     srv.shutdown();
 }
+
+#[test]
+fn two_audio_sockets_of_the_owner_share_one_real_time_budget() {
+    // issue 15.6: the real-time cap was per socket, so two audio sockets started with
+    // the owner's session delivered twice real time to the radio
+    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let mut k = keyed(&srv);
+    let mut second = Ws::connect(srv.addr(), "/api/v1/audio", &[]).unwrap();
+    let ok = audio_start(
+        &mut second,
+        json!({"type": "audio_start", "direction": "tx", "codec": "pcm16", "session": k.session}),
+    );
+    assert_eq!(ok["type"], "audio_started", "{ok}");
+    let sim = srv.sim.as_ref().unwrap();
+    let reached = || {
+        let s = sim.snapshot().unwrap();
+        s.tx_audio_samples + s.tx_audio_muted
+    };
+    let before = reached();
+    // both sockets send 2 s of audio in real time: 4 s of audio in about 2 s
+    let t0 = Instant::now();
+    for i in 0..100u16 {
+        for ws in [&mut k.audio, &mut second] {
+            ws.send_binary(tone_frame(i, usize::from(i) * 960).0);
+        }
+        let due = t0 + Duration::from_millis(20) * u32::from(i + 1);
+        std::thread::sleep(due.saturating_duration_since(Instant::now()));
+    }
+    let span = t0.elapsed();
+    std::thread::sleep(Duration::from_millis(400)); // what was on its way has arrived
+    let got = reached() - before;
+    // real time (the span the frames took, however loaded the machine) plus the 500 ms
+    // burst and what may be in flight, across both sockets
+    let cap = (span + rigweb::web::ws::tx_gate::BURST).as_secs_f64() * 48_000.0;
+    eprintln!("{got} samples reached the radio in {span:?} (cap {cap:.0})");
+    assert!(
+        got as f64 <= cap + 2.0 * ONE_BLOCK as f64,
+        "{got} samples in {span:?}: more than real time plus the burst"
+    );
+    assert!(
+        got >= 48_000 * 3 / 2,
+        "the owner's audio reaches the radio: {got}"
+    );
+    srv.shutdown();
+}

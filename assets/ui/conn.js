@@ -32,6 +32,21 @@ export class Api {
     return { status: r.status, body };
   }
 
+  /** POST `path` with a JSON `body`: `{status, body}` as `get`. Throws on network failure. */
+  async post(path, body) {
+    const headers = { 'Content-Type': 'application/json' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const r = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body), cache: 'no-store' });
+    const text = await r.text();
+    let parsed = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: r.status, body: parsed };
+  }
+
   /** The URL of a WebSocket route with the token. */
   wsUrl(path, params) {
     return wsUrl(window.location, path, this.token, params);

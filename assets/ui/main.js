@@ -78,15 +78,17 @@ const scope = new ScopeView({
     if (e) tune(e.key, tuneBy(shownFreq(e), steps, currentStep()));
   },
   receiverChange: (r) => feeds.setScopeReceiver(r),
+  overlayHit: (x, y) => overlays.hit(x, y),
 });
-const overlays = new Overlays(app.api, scope, (hz, mode) => {
-  const e = scopeEntry();
-  if (!e) return;
-  tune(e.key, hz);
-  if (mode && mode !== e.rx.mode && app.caps.modes.includes(mode)) send('set_mode', { mode, ...e.params });
+const overlays = new Overlays(app.api, scope, {
+  tune: (hz, mode) => {
+    const e = scopeEntry();
+    if (!e) return;
+    tune(e.key, hz);
+    if (mode && mode !== e.rx.mode && app.caps.modes.includes(mode)) send('set_mode', { mode, ...e.params }).catch(() => {});
+  },
+  post: (path, body) => app.api.post(path, body),
 });
-// labels sit at pixel positions: place them again when the scope changes size
-new ResizeObserver(() => overlays.render()).observe(scope.box);
 const vfo = new VfoPanel(byId('vfos'), {
   tune: (key, hz) => tune(key, hz),
   select: (key) => {
@@ -285,6 +287,8 @@ function onEvent(name, d) {
     ptt.serverReleased(`The server's transmit timeout released PTT after ${d.after_s || '?'} s.`);
   } else if (name === 'ptt' && d.state === false) {
     ptt.serverReleased(null);
+  } else if (name === 'dx_spot') {
+    overlays.onSpot(d);
   } else if (name === 'command_failed') {
     toast(`${d.name}: ${d.message || d.error}`, 'bad');
   } else if (name === 'smeter' && performance.now() - app.metersAt > 1500) {
@@ -417,6 +421,8 @@ function render() {
     const pb = entryPassband(e, shownFreq(e), st, caps);
     return { ...pb, dial: shownFreq(e), color: e.cls === 'sub' ? scope.colors.sub : scope.colors.accent, label: e.short };
   }));
+  const se = scopeEntry();
+  overlays.tuned(se ? shownFreq(se) : null);
   renderScopeNote(st);
   renderTx(st);
   renderMeters();
@@ -555,6 +561,7 @@ window.rigweb = {
   get meters() { return { ...app.meters }; },
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
   get ptt() { return { phase: ptt.phase, latched: ptt.latched, txTimeoutS: ptt.hooks.txTimeoutS() }; },
+  get overlays() { return overlays.snapshot(); },
   /** The parts themselves, for diagnostics from the console. */
   parts: { audio, feeds, control, scope, overlays, ptt },
 };

@@ -17,7 +17,8 @@ const MAX_QUEUE = 64;
 const DRAG_PX = 6;
 
 export class ScopeView {
-  /** `hooks`: `tune(hz)`, `pan(deltaHz, done)`, `wheel(steps)`, `receiverChange(r)`. */
+  /** `hooks`: `tune(hz)`, `pan(deltaHz, done)`, `wheel(steps)`, `receiverChange(r)`,
+   * `overlayHit(clientX, clientY)` (true when an overlay took the press). */
   constructor(hooks) {
     this.hooks = hooks;
     this.box = byId('scope');
@@ -293,7 +294,8 @@ export class ScopeView {
     const el = this.box;
     let press = null;
     el.addEventListener('pointerdown', (ev) => {
-      if (ev.button !== 0 || !this.last || ev.target.closest('.tag, .seg-o')) return;
+      if (ev.button !== 0 || !this.last) return;
+      if (this.hooks.overlayHit && this.hooks.overlayHit(ev.clientX, ev.clientY)) return;
       press = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, dragging: false, lastX: ev.clientX, type: ev.pointerType };
       el.setPointerCapture(ev.pointerId);
     });

@@ -3,6 +3,8 @@
 //! place, so a slow consumer sees gaps (by sequence number) but never old data.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
@@ -20,6 +22,7 @@ pub struct LatestWins<T> {
     ready: Condvar,
     high: usize,
     waker: Option<Waker>,
+    tally: Option<Arc<AtomicU64>>,
 }
 
 impl<T> LatestWins<T> {
@@ -34,7 +37,15 @@ impl<T> LatestWins<T> {
             ready: Condvar::new(),
             high: high_watermark.max(1),
             waker,
+            tally: None,
         }
+    }
+
+    /// Also adds every dropped item to `tally` (a figure shared by many queues, for
+    /// `GET /metrics`).
+    pub fn counting_drops(mut self, tally: Arc<AtomicU64>) -> LatestWins<T> {
+        self.tally = Some(tally);
+        self
     }
 
     /// Adds `item`; above the watermark the queued items are replaced by it.
@@ -42,7 +53,11 @@ impl<T> LatestWins<T> {
         {
             let mut g = self.inner.lock();
             if g.queue.len() >= self.high {
-                g.dropped += g.queue.len() as u64;
+                let n = g.queue.len() as u64;
+                g.dropped += n;
+                if let Some(t) = &self.tally {
+                    t.fetch_add(n, Ordering::Relaxed);
+                }
                 g.queue.clear();
             }
             g.queue.push_back(item);
@@ -117,5 +132,18 @@ mod tests {
         assert_eq!(q.pop_timeout(Duration::from_secs(5)), Some(7));
         t.join().unwrap();
         assert_eq!(q.pop_timeout(Duration::from_millis(10)), None);
+    }
+
+    #[test]
+    fn drops_are_added_to_a_shared_tally() {
+        let tally = Arc::new(AtomicU64::new(0));
+        let a = LatestWins::new(2, None).counting_drops(tally.clone());
+        let b = LatestWins::new(1, None).counting_drops(tally.clone());
+        for i in 0..5 {
+            a.push(i);
+            b.push(i);
+        }
+        assert_eq!(a.dropped() + b.dropped(), tally.load(Ordering::Relaxed));
+        assert_eq!(tally.load(Ordering::Relaxed), 4 + 4);
     }
 }

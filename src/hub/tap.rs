@@ -58,6 +58,12 @@ impl<T: Send + Sync> Tap<T> {
         self.state.lock().filter = filter;
     }
 
+    /// Also adds every item this tap drops to `tally` (see [`LatestWins::counting_drops`]).
+    pub fn counting_drops(mut self, tally: Arc<std::sync::atomic::AtomicU64>) -> Tap<T> {
+        self.queue = self.queue.counting_drops(tally);
+        self
+    }
+
     /// Sets the direct hook (see the module docs).
     pub fn set_direct(&self, direct: TapDirect<T>) {
         self.state.lock().direct = Some(direct);

@@ -50,9 +50,13 @@ pub enum CivEvent {
     Opened,
     /// Frames from the radio, in order.
     Frames(Vec<Frame>),
-    /// No data-path packet for the watchdog period: re-opening.
+    /// The radio has sent nothing since the watchdog re-opened the stream (for the
+    /// quiet-recovery time): it was switched off (standby: the normal state of a radio
+    /// that is off) or it lost the stream. OpenClose(open) goes on once a second; which
+    /// of the two it is, the engine decides from what it knows of the radio's power.
     Recovering,
-    /// Data flows again after recovery.
+    /// Data flows again after [`CivEvent::Recovering`] (the radio was switched on, or
+    /// took the stream again).
     Recovered,
     /// Discovery failed.
     Unreachable,
@@ -173,6 +177,7 @@ impl CivClient {
                 self.next_open = None;
             }
             if std::mem::take(&mut self.recovery_reported) {
+                log::info!("CI-V: the radio sends data again");
                 self.events.push(CivEvent::Recovered);
             }
         }
@@ -269,7 +274,9 @@ impl CivClient {
             && !self.recovery_reported
             && now >= since + self.cfg.quiet_recovery
         {
-            log::info!("CI-V: the radio stays silent after OpenClose; recovering");
+            log::info!(
+                "CI-V: the radio sends nothing (switched off, or it lost the stream); asking for the stream once a second"
+            );
             self.recovery_reported = true;
             self.events.push(CivEvent::Recovering);
         }

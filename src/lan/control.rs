@@ -349,8 +349,11 @@ impl ControlClient {
                     self.events
                         .push(ControlEvent::InUseBy(c.computer_name.clone()));
                 }
+                // the radio's GUID, from any of its conninfos: one that comes after a
+                // stream request it held (civ port 0) is what the retry must echo, if
+                // the first was lost (spec §2.8)
+                self.guid = Some(c.guid);
                 if self.phase == Phase::AwaitingConnInfo {
-                    self.guid = Some(c.guid);
                     self.send_stream_request(now, out);
                 }
             }

@@ -110,7 +110,9 @@ pub enum LinkEvent {
         /// CI-V address, when known.
         civ_addr: Option<u8>,
     },
-    /// The CI-V data watchdog fired (no data for 2 s).
+    /// The radio went silent on CI-V after it had sent data (no data for 2 s, nor after
+    /// the stream was re-opened): switched off into standby — a normal state, when the
+    /// radio is known to be off — or not answering. The link stays up either way.
     CivRecovering,
     /// CI-V data flows again (also: data after a silent start).
     CivRecovered,

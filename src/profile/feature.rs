@@ -57,6 +57,9 @@ pub enum Feature {
     Comp,
     /// Microphone gain (`14 0B`).
     MicGain,
+    /// Frequency and mode of the selected and the unselected receiver or VFO, read and
+    /// set without switching (`25`/`26`; IC-705, IC-9700, IC-7610 — not the IC-7100).
+    UnselectedVfo,
 }
 
 impl Feature {
@@ -88,6 +91,7 @@ impl Feature {
             Feature::AutoNotch => "auto_notch",
             Feature::Comp => "comp",
             Feature::MicGain => "mic_gain",
+            Feature::UnselectedVfo => "unselected_vfo",
         }
     }
 }

@@ -45,6 +45,46 @@ fn vfo_mut(s: &mut RadioState, v: u8) -> Option<&mut VfoState> {
     }
 }
 
+/// VFO `v` of an A/B radio was selected (by us): the receiver shows that VFO now, as far
+/// as it is known.
+pub fn select_vfo(s: &mut RadioState, v: u8) {
+    s.active = Some(if v == 0 { Selected::A } else { Selected::B });
+    let x = vfo_mut(s, v).cloned().unwrap_or_default();
+    let m = &mut s.main;
+    (m.freq_hz, m.mode, m.filter, m.data_mode) = (x.freq_hz, x.mode, x.filter, x.data_mode);
+}
+
+/// VFO A and B were swapped (`07 B0` on an A/B radio): their contents change places; the
+/// receiver shows the selected one's (unknown while the selection is).
+pub fn swap_vfos(s: &mut RadioState) {
+    let m = &mut s.main;
+    std::mem::swap(&mut m.vfo_a, &mut m.vfo_b);
+    match selected_vfo(s) {
+        Some(v) => select_vfo(s, v),
+        None => {
+            let m = &mut s.main;
+            (m.freq_hz, m.mode, m.filter, m.data_mode) = (None, None, None, None);
+        }
+    }
+}
+
+/// The selected VFO was copied onto the other (`07 A0` on an A/B radio).
+pub fn equalize_vfos(s: &mut RadioState) {
+    let Some(v) = selected_vfo(s) else {
+        return;
+    };
+    let m = &s.main;
+    let copy = VfoState {
+        freq_hz: m.freq_hz,
+        mode: m.mode.clone(),
+        filter: m.filter,
+        data_mode: m.data_mode,
+    };
+    if let Some(x) = vfo_mut(s, 1 - v) {
+        *x = copy;
+    }
+}
+
 /// Sets the frequency of `target`.
 pub fn set_freq(s: &mut RadioState, target: Target, hz: u64) {
     match target {
@@ -88,6 +128,9 @@ pub fn set_mode(
                 if filter.is_some() {
                     x.filter = filter;
                 }
+                if data.is_some() {
+                    x.data_mode = data;
+                }
             }
             (selected_vfo(s) == Some(v)).then_some(&mut s.main)
         }
@@ -119,7 +162,7 @@ pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
             } else {
                 s.main.vfo_b.as_ref()
             }?;
-            Some((x.freq_hz, x.mode.clone(), x.filter, s.main.data_mode))
+            Some((x.freq_hz, x.mode.clone(), x.filter, x.data_mode))
         }
     }
 }

@@ -38,6 +38,32 @@ impl Target {
     }
 }
 
+/// How a command is rate limited per client (`radio/dispatch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateClass {
+    /// A setting (`set_*`): at most one per window per name and target; one that comes
+    /// sooner is answered `throttled` at once and the latest value is applied when the
+    /// window ends.
+    Setting,
+    /// An action (`vfo_swap`, `vfo_equalize`, `send_cw`, `ptt true`): at most one per
+    /// window per name; every one counts, so one that comes sooner waits its turn and
+    /// is answered when it ran.
+    Action,
+    /// An unkey (`ptt false`, `stop_cw`): ahead of everything, not limited.
+    Urgent,
+}
+
+impl RateClass {
+    /// The name the catalogue uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RateClass::Setting => "setting",
+            RateClass::Action => "action",
+            RateClass::Urgent => "urgent",
+        }
+    }
+}
+
 /// One value to write: a setting of the table, for a receiver, as a raw value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Write {
@@ -61,6 +87,9 @@ impl Write {
 pub enum Command {
     /// Write settings of the table (in order); `result` is the command's answer.
     Write {
+        /// The VFO the client named (A/B radios: selected first while the radio's
+        /// selection is not known).
+        vfo: Option<u8>,
         /// The values.
         writes: Vec<Write>,
         /// The `result` of a successful command.
@@ -137,6 +166,7 @@ impl Command {
     /// from the command table).
     pub fn write(id: SettingId, receiver: u8, raw: i64) -> Command {
         Command::Write {
+            vfo: None,
             writes: vec![Write { id, receiver, raw }],
             result: Value::Object(serde_json::Map::new()),
         }
@@ -156,6 +186,33 @@ impl Command {
         )
     }
 
+    /// True for commands that stop a transmission (an unkey, power off, `stop_cw`):
+    /// they go to the radio before every other command.
+    pub fn is_urgent(&self) -> bool {
+        self.unkeys() || matches!(self, Command::StopCw)
+    }
+
+    /// True for commands that key the transmitter (`ptt true`, `send_cw`): an unkey
+    /// asked for before they reached the radio cancels them.
+    pub fn keys(&self) -> bool {
+        matches!(self, Command::Ptt(true) | Command::SendCw(_))
+    }
+
+    /// The VFO a command names (A/B radios), if it names one.
+    pub fn named_vfo(&self) -> Option<u8> {
+        match self {
+            Command::SetFreq { target, .. }
+            | Command::SetMode { target, .. }
+            | Command::SetFilter { target, .. }
+            | Command::SetDataMode { target, .. } => match target {
+                Target::Vfo(v) => Some(*v),
+                _ => None,
+            },
+            Command::Write { vfo, .. } => *vfo,
+            _ => None,
+        }
+    }
+
     /// True for commands that need the radio switched on.
     pub fn needs_power(&self) -> bool {
         !matches!(
@@ -172,6 +229,7 @@ impl Command {
             (
                 Command::Write { writes: old, .. },
                 Command::Write {
+                    vfo,
                     writes: new,
                     result,
                 },
@@ -181,7 +239,11 @@ impl Command {
                     .filter(|o| !new.iter().any(|n| n.id == o.id && n.receiver == o.receiver))
                     .collect();
                 writes.extend(new);
-                Command::Write { writes, result }
+                Command::Write {
+                    vfo,
+                    writes,
+                    result,
+                }
             }
             (_, newer) => newer,
         }

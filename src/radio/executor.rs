@@ -1,8 +1,11 @@
 //! The executor thread: a thin shell around the [`Engine`]. It waits on the link's
-//! events and CI-V frames, the command lanes and the engine's next timer, feeds what
-//! arrives to the engine, sends the CI-V bytes the engine hands out and calls the
-//! replies of finished commands. User commands are handed over only while the engine is
-//! idle, so that the bounded queue in front of it is where a flood is refused.
+//! events and CI-V frames, the command queue's doorbell, the background lane and the
+//! next timer (the engine's, and the end of a rate-limit window a queued command waits
+//! for), feeds what arrives to the engine, sends the CI-V bytes the engine hands out and
+//! calls the replies of finished commands. Commands are handed over one at a time, only
+//! while the engine is idle, so that the fair queue in front of it
+//! ([`SharedQueue`](super::dispatch::SharedQueue): a queue per client, served in turn,
+//! unkeys first) decides who goes next; background polls go when no command may.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,6 +13,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, never, select};
 use parking_lot::{Mutex, RwLock};
 
+use super::dispatch::SharedQueue;
 use super::engine::{Engine, EngineEvent, EngineStats};
 use crate::lan::link::{LinkEvent, RadioLink};
 use crate::profile::Profile;
@@ -25,9 +29,11 @@ pub struct ExecutorInputs {
     pub civ: Receiver<Frame>,
     /// Link events.
     pub link: Receiver<LinkEvent>,
-    /// User commands.
-    pub jobs: Receiver<Job>,
-    /// Background polls (meters), served when no user command waits.
+    /// Client commands (the fair queue).
+    pub queue: Arc<SharedQueue>,
+    /// Rings when a command was queued.
+    pub doorbell: Receiver<()>,
+    /// Background polls (meters), served when no client command may go.
     pub polls: Receiver<Job>,
     /// Closed (sender dropped) to stop the executor.
     pub stop: Receiver<()>,
@@ -54,6 +60,23 @@ fn flush(
     *stats.lock() = engine.stats();
 }
 
+/// Hands the engine what may go now while it takes commands: the next client command
+/// (unkeys first, clients in turn), else a background poll. True if it handed anything.
+fn hand_over(engine: &mut Engine, inputs: &ExecutorInputs, now: Instant) -> bool {
+    let mut any = false;
+    while engine.wants_job() {
+        if let Some(job) = inputs.queue.next(now) {
+            engine.submit(job, now);
+        } else if let Ok(job) = inputs.polls.try_recv() {
+            engine.submit_background(job, now);
+        } else {
+            break;
+        }
+        any = true;
+    }
+    any
+}
+
 /// Runs `engine` until stopped, then releases PTT if it may be keyed.
 pub fn run(
     mut engine: Engine,
@@ -65,19 +88,21 @@ pub fn run(
     let mut stopping: Option<Instant> = None;
     loop {
         let now = Instant::now();
-        let mut timeout = engine
-            .poll_timeout()
+        if stopping.is_none() && hand_over(&mut engine, &inputs, now) {
+            flush(&mut engine, &link, &profile, &stats);
+        }
+        let wants = stopping.is_none() && engine.wants_job();
+        let mut next = engine.poll_timeout();
+        if wants && let Some(t) = inputs.queue.poll_timeout(now) {
+            next = Some(next.map_or(t, |n| n.min(t)));
+        }
+        let mut timeout = next
             .map(|t| t.saturating_duration_since(now))
             .unwrap_or(Duration::from_secs(3600));
         if let Some(t) = stopping {
             timeout = timeout.min((t + SHUTDOWN_GRACE).saturating_duration_since(now));
         }
-        let wants = stopping.is_none() && engine.wants_job();
-        let (jobs, polls) = if wants {
-            (inputs.jobs.clone(), inputs.polls.clone())
-        } else {
-            (never(), never())
-        };
+        let polls = if wants { inputs.polls.clone() } else { never() };
         let stop = if stopping.is_none() {
             inputs.stop.clone()
         } else {
@@ -96,18 +121,17 @@ pub fn run(
                 Ok(f) => engine.handle_frame(f, Instant::now()),
                 Err(_) => break,
             },
-            recv(jobs) -> job => {
-                if let Ok(job) = job {
-                    engine.submit(job, Instant::now());
-                }
-            },
+            recv(inputs.doorbell) -> _ => {},
             recv(polls) -> job => {
                 if let Ok(job) = job {
-                    // a user command waiting goes first
-                    if let Ok(user) = inputs.jobs.try_recv() {
-                        engine.submit(user, Instant::now());
+                    // a client command that may go goes first
+                    match inputs.queue.next(Instant::now()) {
+                        Some(client) => {
+                            engine.submit(client, Instant::now());
+                            engine.submit_background(job, Instant::now());
+                        }
+                        None => engine.submit_background(job, Instant::now()),
                     }
-                    engine.submit_background(job, Instant::now());
                 }
             },
             default(timeout) => {}

@@ -8,6 +8,7 @@ pub mod audio_dsp;
 pub mod audio_pump;
 pub mod audio_rx;
 pub mod command;
+pub mod dispatch;
 pub mod engine;
 pub mod error;
 pub mod events;

@@ -9,11 +9,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use parking_lot::{Mutex, RwLock};
 
 use super::command::Command;
-use super::engine::Job;
+use super::dispatch::SharedQueue;
 use super::scope::{ScopeAssembler, to_web_scale};
 use super::state::StateStore;
 use crate::hub::Fanout;
@@ -134,7 +134,7 @@ impl Sink<(Frame, Instant)> for SweepPublisher {
 /// [`OFF_GRACE`] after the last one left.
 pub fn run(
     profile: Arc<RwLock<Arc<Profile>>>,
-    jobs: Sender<Job>,
+    jobs: Arc<SharedQueue>,
     count_changed: Receiver<usize>,
     stop: Receiver<()>,
 ) {
@@ -170,17 +170,14 @@ pub fn run(
     }
 }
 
-fn submit(jobs: &Sender<Job>, on: bool) {
-    let job = Job {
-        cmd: Command::ScopeOutput(on),
-        reply: Box::new(move |r| {
-            if let Err(e) = r {
-                log::debug!("scope output {}: {e}", if on { "on" } else { "off" });
-            }
-        }),
-    };
-    if jobs.try_send(job).is_err() {
-        log::warn!("scope: command queue full; scope output not switched");
+fn submit(jobs: &SharedQueue, on: bool) {
+    let reply = Box::new(move |r: super::engine::CommandResult| {
+        if let Err(e) = r {
+            log::debug!("scope output {}: {e}", if on { "on" } else { "off" });
+        }
+    });
+    if let Err(e) = jobs.submit_server(Command::ScopeOutput(on), reply) {
+        log::warn!("scope: scope output not switched: {e}");
     }
 }
 

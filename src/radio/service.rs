@@ -1,7 +1,8 @@
 //! The radio as the rest of the program sees it: starts the link (with the scope and RX
 //! audio producers as its sinks), the executor and the threads that follow who listens
-//! to the streams; takes commands; exposes the state store and the stream
-//! fan-outs; shuts everything down in order (PTT released, clean logout).
+//! to the streams; takes commands (each client through its own [`RadioClient`]: its own
+//! queue and rate limits, served in turn with the others); exposes the state store and
+//! the stream fan-outs; shuts everything down in order (PTT released, clean logout).
 
 use std::io;
 use std::sync::Arc;
@@ -15,7 +16,8 @@ use super::audio::{TxAudioGate, TxFramer};
 use super::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
 use super::audio_pump::{self, PcmBlock};
 use super::audio_rx::{self, RxAudio};
-use super::command::Command;
+use super::command::{Command, RateClass};
+use super::dispatch::{ClientId, FailureSink, SharedQueue};
 use super::engine::unknown_radio;
 use super::engine::{Engine, Job};
 use super::error::{CommandError, ErrorCode};
@@ -38,15 +40,18 @@ pub struct RadioConfig {
     pub registry: ProfileRegistry,
     /// Executor settings.
     pub executor: ExecutorConfig,
-    /// Capacity of the user command queue.
+    /// Most commands one client may have waiting for the radio (more: `radio_busy`).
     pub queue: usize,
+    /// The rate-limit window: per client, at most one command of each name and target
+    /// per window reaches the radio (unkeys excepted).
+    pub rate_window: Duration,
 }
 
 /// A running radio service.
 pub struct Radio {
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
-    jobs: Mutex<Option<Sender<Job>>>,
+    queue: Arc<SharedQueue>,
     polls: Mutex<Option<Sender<Job>>>,
     stop: Mutex<Option<Sender<()>>>,
     link: Arc<RadioLink>,
@@ -110,7 +115,8 @@ impl Radio {
             },
         )?);
         rx_audio.attach(&link);
-        let (jobs_tx, jobs_rx) = crossbeam_channel::bounded(cfg.queue.max(1));
+        let (queue, doorbell) = SharedQueue::new(cfg.rate_window, cfg.queue);
+        let queue = Arc::new(queue);
         let (polls_tx, polls_rx) = crossbeam_channel::bounded(64);
         let (stop_tx, stop_rx) = crossbeam_channel::bounded(1);
         let exec_stats = Arc::new(Mutex::new(ExecutorStats::default()));
@@ -124,7 +130,8 @@ impl Radio {
         let inputs = ExecutorInputs {
             civ: civ_rx,
             link: ev_rx,
-            jobs: jobs_rx,
+            queue: queue.clone(),
+            doorbell,
             polls: polls_rx,
             stop: stop_rx,
         };
@@ -138,7 +145,7 @@ impl Radio {
         let scope_thread = {
             let (p, j, counts) = (
                 profile.clone(),
-                jobs_tx.clone(),
+                queue.clone(),
                 scope_pump::count_channel(&scope),
             );
             let stop = pumps_stop.clone();
@@ -155,7 +162,7 @@ impl Radio {
         Ok(Radio {
             profile,
             store,
-            jobs: Mutex::new(Some(jobs_tx)),
+            queue,
             polls: Mutex::new(Some(polls_tx)),
             stop: Mutex::new(Some(stop_tx)),
             link,
@@ -240,8 +247,8 @@ impl Radio {
         self.link.disconnect();
     }
 
-    fn enqueue(&self, lane: &Mutex<Option<Sender<Job>>>, job: Job) -> Result<(), CommandError> {
-        let guard = lane.lock();
+    fn enqueue_poll(&self, job: Job) -> Result<(), CommandError> {
+        let guard = self.polls.lock();
         let Some(tx) = guard.as_ref() else {
             return Err(CommandError::new(
                 ErrorCode::RadioUnavailable,
@@ -259,9 +266,21 @@ impl Radio {
         })
     }
 
-    /// Queues a user command; `reply` is called exactly once with its result (unless the
-    /// queue refuses it, in which case the error is returned here). A command that
-    /// takes the transmitter off the air stops TX audio here, before it is queued.
+    /// A client of the radio: its commands queue apart from other clients' and are rate
+    /// limited (see [`RadioClient::submit`]); failures of its throttled commands go to
+    /// `failures` while it lives.
+    pub fn client(&self, failures: FailureSink) -> RadioClient {
+        RadioClient {
+            id: self.queue.join(failures),
+            queue: self.queue.clone(),
+            tx_audio: self.tx_audio.clone(),
+        }
+    }
+
+    /// Queues a command of the server itself (not rate limited, but in turn with the
+    /// clients); `reply` is called exactly once with its result (unless the queue
+    /// refuses it, in which case the error is returned here). A command that takes the
+    /// transmitter off the air stops TX audio here and goes before everything else.
     pub fn submit(
         &self,
         cmd: Command,
@@ -270,13 +289,7 @@ impl Radio {
         if cmd.unkeys() {
             self.tx_audio.close();
         }
-        self.enqueue(
-            &self.jobs,
-            Job {
-                cmd,
-                reply: Box::new(reply),
-            },
-        )
+        self.queue.submit_server(cmd, Box::new(reply))
     }
 
     /// Queues a background command (served when no user command waits).
@@ -285,13 +298,10 @@ impl Radio {
         cmd: Command,
         reply: impl FnOnce(CommandResult) + Send + 'static,
     ) -> Result<(), CommandError> {
-        self.enqueue(
-            &self.polls,
-            Job {
-                cmd,
-                reply: Box::new(reply),
-            },
-        )
+        self.enqueue_poll(Job {
+            cmd,
+            reply: Box::new(reply),
+        })
     }
 
     /// Runs a user command and waits for its result.
@@ -350,7 +360,7 @@ impl Radio {
     /// the pumps. Later calls do nothing.
     pub fn shutdown(&self) {
         self.tx_audio.close();
-        self.jobs.lock().take();
+        self.queue.close();
         self.polls.lock().take();
         self.stop.lock().take();
         if let Some(t) = self.executor.lock().take() {
@@ -361,6 +371,44 @@ impl Radio {
         for t in self.pumps.lock().drain(..) {
             let _ = t.join();
         }
+    }
+}
+
+/// One client of the radio (a WebSocket control channel, later a rigctld connection):
+/// its own command queue and rate limits, served in turn with the other clients. When it
+/// is dropped, what it queued is still sent, each command in its window.
+pub struct RadioClient {
+    id: ClientId,
+    queue: Arc<SharedQueue>,
+    tx_audio: Arc<TxAudioGate>,
+}
+
+impl RadioClient {
+    /// Queues `cmd`, row `name` of the command table, rate limited as `class` for this
+    /// client. `reply` is called exactly once, unless this returns an error (the
+    /// client's queue is full: `radio_busy`; shutting down): with the result when the
+    /// command ran, or at once with `{"throttled":true}` when a newer value of the same
+    /// slot supersedes it (the merged command's failure then goes to the client's
+    /// failure sink), or `ptt_busy` when an unkey cancelled a queued key. An unkey stops
+    /// TX audio here and goes before everything else.
+    pub fn submit(
+        &self,
+        name: &'static str,
+        class: RateClass,
+        cmd: Command,
+        reply: impl FnOnce(CommandResult) + Send + 'static,
+    ) -> Result<(), CommandError> {
+        if cmd.unkeys() {
+            self.tx_audio.close();
+        }
+        self.queue
+            .submit(self.id, name, class, cmd, Box::new(reply))
+    }
+}
+
+impl Drop for RadioClient {
+    fn drop(&mut self) {
+        self.queue.leave(self.id);
     }
 }
 

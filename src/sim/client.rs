@@ -74,6 +74,21 @@ pub struct SimClient {
     pub audio_seq: u16,
     /// CI-V inner send seq.
     pub civ_seq: u16,
+    /// The session end the client asked for in this round of datagrams (token remove,
+    /// control DISCONNECT), carried out at the round's end ([`SessionEnd`]).
+    pub ending: Option<SessionEnd>,
+}
+
+/// A session end a client asked for. The radio carries it out at the end of the round
+/// in which it came (`SimProtocol::tick`), so that datagrams of the same round on the
+/// other ports (a CI-V command sent just before the logout, read after it) are served
+/// first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SessionEnd {
+    /// Token remove: the streams close, the login ends, the control session stays.
+    LoggedOut,
+    /// Control `DISCONNECT`: the client is forgotten (a clean departure).
+    Disconnected,
 }
 
 impl SimClient {
@@ -102,6 +117,7 @@ impl SimClient {
             audio_next: None,
             audio_seq: 0,
             civ_seq: 0,
+            ending: None,
         }
     }
 

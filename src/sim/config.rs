@@ -91,6 +91,8 @@ pub struct SimStats {
     pub clients: u64,
     /// CI-V frames received from clients.
     pub civ_frames_in: u64,
+    /// Of those, frequency sets (`05`, `25` with a frequency), for rate-limit tests.
+    pub freq_sets_in: u64,
     /// CI-V frames sent to clients.
     pub civ_frames_out: u64,
     /// Scope sweeps sent.

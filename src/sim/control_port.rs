@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::client::AudioGrant;
+use super::client::{AudioGrant, SessionEnd};
 use super::protocol::{Outbox, SAMPLE_RATES, SimProtocol};
 use crate::wire::lan::{
     self, CapabilitiesRepr, LoginRepr, LoginResponseRepr, RadioCapability, RadioConnInfoRepr,
@@ -24,6 +24,8 @@ impl SimProtocol {
             .clone()
             .unwrap_or_else(|| "FTTH".into());
         let c = &mut self.clients[i];
+        // a new login supersedes a logout of the same round
+        c.ending = None;
         if ok {
             self.stats.logins_ok += 1;
             c.logged_in = true;
@@ -61,11 +63,11 @@ impl SimProtocol {
         self.send_ctrl(i, now, out, resp);
     }
 
-    /// Handles a token request; true when the client logged out.
-    pub(super) fn token(&mut self, i: usize, t: TokenRepr, now: Instant, out: &mut Outbox) -> bool {
+    /// Handles a token request.
+    pub(super) fn token(&mut self, i: usize, t: TokenRepr, now: Instant, out: &mut Outbox) {
         if !self.clients[i].logged_in {
             log::debug!("simulator: token packet before login ignored");
-            return false;
+            return;
         }
         let valid = t.token == self.clients[i].token;
         match t.request_type {
@@ -79,11 +81,9 @@ impl SimProtocol {
             }
             token_kind::REMOVE => {
                 self.token_reply(i, &t, 0, now, out);
-                self.close_streams(i, now);
+                // the streams close at the end of this round (SessionEnd)
                 let c = &mut self.clients[i];
-                c.logged_in = false;
-                log::info!("simulator: {} logged out", c.computer_name);
-                return false;
+                c.ending = c.ending.max(Some(SessionEnd::LoggedOut));
             }
             token_kind::STOP_STREAMS => {
                 self.token_reply(i, &t, 0, now, out);
@@ -92,7 +92,6 @@ impl SimProtocol {
             }
             other => log::debug!("simulator: token request type {other:#04x} ignored"),
         }
-        false
     }
 
     fn token_reply(
@@ -226,9 +225,10 @@ impl SimProtocol {
             audio_port: if granted { self.addrs.audio.port() } else { 0 },
         };
         self.send_ctrl(i, now, out, status);
-        if granted {
-            self.send_radio_conninfo(i, now, out);
-        }
+        // the radio's conninfo follows every stream request, granted or not (spec §2.8):
+        // a client that lost the first one (and echoed a zero GUID) learns the GUID here
+        // and its retry succeeds
+        self.send_radio_conninfo(i, now, out);
     }
 }
 

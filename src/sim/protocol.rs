@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use super::client::{PortLink, SimClient};
+use super::client::{PortLink, SessionEnd, SimClient};
 use super::config::{SimAddrs, SimConfig, SimStats};
 use super::rig::{PanelAction, SimRig};
 use super::rng::Rng;
@@ -218,10 +218,7 @@ impl SimProtocol {
             .receive(pkt, now, &mut dgrams, &mut deliver);
         out.extend(dgrams.into_iter().map(|d| (Port::Control, addr, d)));
         for p in deliver {
-            if self.on_control_packet(i, p, now, out) {
-                self.remove_client(i, true, now);
-                return;
-            }
+            self.on_control_packet(i, p, now, out);
         }
     }
 
@@ -288,8 +285,9 @@ impl SimProtocol {
         self.close_streams(i, now);
     }
 
-    /// Handles a packet of client `i`; returns true when the client is gone.
-    fn on_control_packet(&mut self, i: usize, pkt: Packet, now: Instant, out: &mut Outbox) -> bool {
+    /// Handles a packet of client `i` (a session end it asks for waits for the round's
+    /// end).
+    fn on_control_packet(&mut self, i: usize, pkt: Packet, now: Instant, out: &mut Outbox) {
         let addr = self.clients[i].ctrl_addr;
         match pkt {
             Packet::AreYouReady(c) => {
@@ -300,7 +298,7 @@ impl SimProtocol {
                 ));
             }
             Packet::Login(l) => self.login(i, l, now, out),
-            Packet::Token(t) if !t.is_reply() => return self.token(i, t, now, out),
+            Packet::Token(t) if !t.is_reply() => self.token(i, t, now, out),
             Packet::StreamRequest(r) => self.stream_request(i, r, now, out),
             Packet::Disconnect(c) => {
                 out.push((
@@ -308,12 +306,12 @@ impl SimProtocol {
                     addr,
                     self.echo(0, ptype::DATA, c.seq, c.sent_id),
                 ));
-                self.stats.clean_logouts += 1;
-                return true;
+                // forgotten at the end of this round (SessionEnd)
+                let c = &mut self.clients[i];
+                c.ending = c.ending.max(Some(SessionEnd::Disconnected));
             }
             other => log::debug!("simulator: {} on the control port ignored", other.name()),
         }
-        false
     }
 
     /// Sends a tracked packet on client `i`'s control stream.
@@ -408,9 +406,38 @@ impl SimProtocol {
         }
     }
 
-    /// Runs timers: transport timers of every session, stale sessions, scope sweeps,
-    /// transceive and RX audio.
+    /// Ends the round of datagrams: carries out the session ends asked for in it (after
+    /// every datagram of the round was served, CI-V sent before a logout included).
+    fn end_sessions(&mut self, now: Instant) {
+        let mut i = 0;
+        while i < self.clients.len() {
+            match self.clients[i].ending.take() {
+                Some(SessionEnd::Disconnected) => {
+                    self.stats.clean_logouts += 1;
+                    log::info!(
+                        "simulator: {} logged out and disconnected",
+                        self.clients[i].computer_name
+                    );
+                    self.remove_client(i, true, now);
+                    continue;
+                }
+                Some(SessionEnd::LoggedOut) => {
+                    self.close_streams(i, now);
+                    let c = &mut self.clients[i];
+                    c.logged_in = false;
+                    log::info!("simulator: {} logged out", c.computer_name);
+                }
+                None => {}
+            }
+            i += 1;
+        }
+    }
+
+    /// Ends the round of datagrams ([`SimProtocol::receive`] calls since the last tick:
+    /// the session ends asked for in it are carried out now) and runs timers: transport
+    /// timers of every session, stale sessions, scope sweeps, transceive and RX audio.
     pub fn tick(&mut self, now: Instant, out: &mut Outbox) {
+        self.end_sessions(now);
         let mut i = 0;
         while i < self.clients.len() {
             if self.clients[i].is_stale(now, self.cfg.stale_timeout) {
@@ -505,3 +532,7 @@ mod tests;
 #[cfg(test)]
 #[path = "session_tests.rs"]
 mod session_tests;
+
+#[cfg(test)]
+#[path = "conninfo_tests.rs"]
+mod conninfo_tests;

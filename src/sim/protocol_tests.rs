@@ -279,6 +279,7 @@ fn a_client_resumes_without_discovery_after_logging_out() {
     let mut out = Vec::new();
     let bye = header_only(ptype::DISCONNECT, 0, CLIENT, radio);
     sim.receive(Port::Control, ctrl, &bye, now, &mut out);
+    sim.tick(now, &mut out); // the session ends with the round
     assert!(sim.clients.is_empty());
     let mut out = Vec::new();
     let ayr = header_only(ptype::ARE_YOU_READY, 0, CLIENT, radio);

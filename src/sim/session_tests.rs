@@ -149,7 +149,7 @@ impl Peer {
         civ_frames(&out)
     }
 
-    /// Logs out with a token remove.
+    /// Logs out with a token remove (carried out when the round ends: [`end_round`]).
     fn log_out(&mut self, sim: &mut SimProtocol, now: Instant) {
         let ids = (CLIENT, sim.ids[0]);
         let remove =
@@ -163,6 +163,11 @@ impl Peer {
             &mut Vec::new(),
         );
     }
+}
+
+/// Ends the round of datagrams (the radio's next tick).
+fn end_round(sim: &mut SimProtocol, now: Instant) {
+    sim.tick(now, &mut Vec::new());
 }
 
 /// How a controller goes away.
@@ -189,6 +194,9 @@ fn depart(sim: &mut SimProtocol, peer: &mut Peer, how: Departure, now: Instant) 
         }
         Departure::Silence => sim.tick(now + Duration::from_secs(16), &mut out),
         Departure::Kicked => sim.kick_streams(now, &mut out),
+    }
+    if !matches!(how, Departure::Silence) {
+        end_round(sim, now);
     }
 }
 
@@ -221,6 +229,7 @@ fn cw_being_sent_stops_when_its_controller_logs_out() {
     assert!(rep[0].is_ack());
     assert!(sim.rig().ptt());
     peer.log_out(&mut sim, now + Duration::from_millis(200));
+    end_round(&mut sim, now + Duration::from_millis(200));
     assert!(!sim.rig().ptt());
     assert!(sim.rig().snapshot().cw.is_none());
 }
@@ -231,6 +240,7 @@ fn a_front_panel_ptt_stays_and_nothing_is_released_twice() {
     let mut peer = Peer::connect(&mut sim, now);
     sim.panel(PanelAction::Ptt(true), now, &mut Vec::new());
     peer.log_out(&mut sim, now);
+    end_round(&mut sim, now);
     assert!(sim.rig().ptt(), "the operator at the radio keyed it");
     assert_eq!(sim.stats().tx_released, 0);
     // a controller that leaves unkeyed releases nothing
@@ -309,4 +319,40 @@ fn a_booting_radio_comes_up_by_itself() {
     );
     let t = now + Duration::from_secs(3);
     assert!(peer.civ(&mut sim, cmd::POWER, &[power::ON], t)[0].is_ack());
+}
+
+#[test]
+fn a_civ_command_in_the_round_of_the_logout_is_served() {
+    // issue 15.9: a CI-V command that arrived in the same poll round as the client's
+    // logout was dropped (the control port is read before the CI-V port, so the session
+    // was gone first): no FB, setting not applied
+    let (mut sim, now) = radio(SimRigConfig::default());
+    let mut peer = Peer::connect(&mut sim, now);
+    let hz = 14_123_450;
+    // one round: the logout read first, then the CI-V command sent before it
+    peer.log_out(&mut sim, now);
+    let freq = crate::wire::civ::freq_to_bcd(hz).unwrap();
+    let rep = peer.civ(&mut sim, cmd::SET_FREQ, &freq, now);
+    assert!(rep.iter().any(Frame::is_ack), "FB: {rep:?}");
+    let snap = sim.rig().snapshot();
+    let rx = &snap.receivers[0];
+    assert_eq!(rx.vfo[usize::from(rx.active_vfo)].freq_hz, hz, "applied");
+    // and the logout is carried out at the round's end
+    assert!(sim.clients[0].grant.is_none() && sim.clients[0].civ.is_none());
+    assert!(!sim.clients[0].logged_in);
+    // the same for a control DISCONNECT
+    let (mut sim, now) = radio(SimRigConfig::default());
+    let mut peer = Peer::connect(&mut sim, now);
+    let bye = header_only(ptype::DISCONNECT, 0, CLIENT, sim.ids[0]);
+    sim.receive(
+        Port::Control,
+        CTRL.parse().unwrap(),
+        &bye,
+        now,
+        &mut Vec::new(),
+    );
+    let rep = peer.civ(&mut sim, cmd::SET_FREQ, &freq, now);
+    assert!(rep.iter().any(Frame::is_ack), "FB: {rep:?}");
+    assert!(sim.clients.is_empty(), "forgotten at the round's end");
+    assert_eq!(sim.stats().clean_logouts, 1);
 }

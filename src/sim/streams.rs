@@ -212,6 +212,11 @@ impl SimProtocol {
                 }
                 Ok(frame) => {
                     self.stats.civ_frames_in += 1;
+                    if frame.cmd == cmd::SET_FREQ
+                        || frame.cmd == cmd::SEL_FREQ && frame.data.len() > 1
+                    {
+                        self.stats.freq_sets_in += 1;
+                    }
                     let answers = self.rig.handle(&frame, t);
                     if !answers.is_empty() && self.nak > 0.0 && self.rng.chance(self.nak) {
                         let me = self.rig.civ_addr();

@@ -1,8 +1,9 @@
-//! Small helpers without a better home: time formatting, JSON diffs and strict JSON
-//! parsing of untrusted input.
+//! Small helpers without a better home: time formatting, JSON diffs, strict JSON
+//! parsing of untrusted input and rate limiting of repeated log lines.
 
 mod ct;
 pub mod json_diff;
+pub mod log_limit;
 pub mod random;
 mod secret;
 pub mod strict_json;

@@ -13,8 +13,10 @@ use super::ptt::PttArbiter;
 use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
+use super::ws::tx_gate::TxCredits;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
+use crate::station::Station;
 
 pub use super::identity::{PROTO, SERVER_NAME, VERSION};
 
@@ -31,7 +33,8 @@ pub struct WebConfig {
     pub max_body: usize,
     /// Worker threads for REST.
     pub workers: usize,
-    /// Minimum time between two `set_*` commands of one client reaching the radio.
+    /// The rate-limit window of every client: at most one command of a name and target
+    /// per window reaches the radio (the radio service applies it, `radio/dispatch`).
     pub rate_window: Duration,
     /// Idle time of a kept-alive HTTP connection, and the time a request body has to
     /// arrive.
@@ -54,17 +57,11 @@ pub struct WebConfig {
     pub services: Services,
 }
 
-/// The optional services a server may run besides the radio (`services` in
-/// `GET /api/v1/info`). Their routes answer `501 not_implemented` while a service is off;
-/// none is part of this release yet, so all are off by default.
+/// Optional services that are not station data (`services` in `GET /api/v1/info`; the
+/// station data services are those `AppCtx::station` runs). A route of a service that is
+/// not in this release answers `501 not_implemented`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Services {
-    /// DX-cluster spots (`/api/v1/dx/spots`).
-    pub dx_spots: bool,
-    /// The band plan (`/api/v1/band-plan/*`).
-    pub band_plan: bool,
-    /// The EiBi broadcast schedule (`/api/v1/eibi/*`).
-    pub eibi: bool,
     /// The audio bridge (`/api/v1/bridge`).
     pub bridge: bool,
 }
@@ -111,6 +108,12 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// DX spots, band plans, the EiBi schedule (those that run).
+    pub station: Station,
+    /// Figures kept for `GET /metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
+    /// The real-time TX audio budget of each PTT owner, shared by its audio sockets.
+    pub tx_credits: TxCredits,
     next_id: AtomicU64,
 }
 
@@ -127,6 +130,9 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            station: Station::default(),
+            metrics: Arc::default(),
+            tx_credits: TxCredits::default(),
             next_id: AtomicU64::new(1),
         }
     }

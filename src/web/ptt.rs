@@ -1,7 +1,10 @@
 //! PTT ownership (decisions.md "PTT safety"): the client that keyed the transmitter
 //! owns it; another client's `ptt true` gets `ptt_busy` while it transmits or while its
 //! key command is on its way. Anyone may unkey (stopping a transmission is always
-//! allowed). When the owner's socket closes, the channel releases PTT at once.
+//! allowed). When the owner's socket closes, the channel releases PTT at once. When the
+//! server stops, keying is closed for good before anything else happens.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::Mutex;
 
@@ -9,6 +12,8 @@ use parking_lot::Mutex;
 #[derive(Debug, Default)]
 pub struct PttArbiter {
     owner: Mutex<Option<Holder>>,
+    /// The server is stopping: nobody may key any more.
+    closed: AtomicBool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -28,6 +33,8 @@ pub enum Claim {
     Granted,
     /// Another client transmits, or is keying.
     Busy(u64),
+    /// The server is stopping: no more keying.
+    Closed,
 }
 
 impl PttArbiter {
@@ -36,6 +43,9 @@ impl PttArbiter {
     /// get to key.
     pub fn claim(&self, id: u64, transmitting: bool) -> Claim {
         let mut o = self.owner.lock();
+        if self.is_closed() {
+            return Claim::Closed;
+        }
         match o.as_mut() {
             Some(h) if h.id != id && (transmitting || h.keying > 0) => Claim::Busy(h.id),
             Some(h) if h.id == id => {
@@ -67,6 +77,21 @@ impl PttArbiter {
                 *o = None;
             }
         }
+    }
+
+    /// Closes keying for good (the server is stopping): every later claim is refused, and
+    /// the owner's TX audio stops. Returns the owner, if any.
+    pub fn close(&self) -> Option<u64> {
+        let mut o = self.owner.lock();
+        self.closed.store(true, Ordering::SeqCst);
+        let h = o.as_mut()?;
+        h.unkeying = true;
+        Some(h.id)
+    }
+
+    /// True once [`PttArbiter::close`] was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
     }
 
     /// Forgets the owner (PTT went off, whoever unkeyed it), unless a key command of
@@ -154,6 +179,23 @@ mod tests {
         a.key_done(1, false, false);
         assert_eq!(a.owner(), None, "a failed key with the radio idle lets go");
         assert_eq!(a.claim(2, false), Claim::Granted);
+    }
+
+    #[test]
+    fn closed_keying_refuses_every_claim_and_stops_the_owners_audio() {
+        let a = PttArbiter::default();
+        assert_eq!(a.claim(1, false), Claim::Granted);
+        a.key_done(1, true, true);
+        assert!(a.tx_allowed(1));
+        assert_eq!(a.close(), Some(1));
+        assert!(a.is_closed());
+        assert!(!a.tx_allowed(1), "TX audio stops with the close");
+        assert_eq!(a.claim(1, true), Claim::Closed, "not even the owner");
+        assert_eq!(a.claim(2, false), Claim::Closed);
+        assert_eq!(a.owner(), Some(1), "the owner stays until the radio unkeys");
+        a.clear();
+        assert_eq!(a.owner(), None);
+        assert_eq!(PttArbiter::default().close(), None);
     }
 
     #[test]

@@ -3,11 +3,14 @@
 //! front panel or a reconnect), and drives the MOD-input switch ([`ModInputSwitch`]) of
 //! web TX audio: LAN as soon as the owner of a confirmed PTT starts TX audio (or its
 //! first frame is accepted), the operator's setting back when PTT drops (after a link
-//! loss: when the reconnected radio reports PTT off).
+//! loss: when the reconnected radio reports PTT off). It also ends transmissions for the
+//! web layer: [`release`] (an unkey the radio must confirm) and [`unkey_for_shutdown`],
+//! the first step of stopping the server.
 //!
 //! [`ModInputSwitch`]: crate::web::mod_input::ModInputSwitch
 
 use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 use crate::radio::command::Command;
 use crate::radio::state::{StateChange, StateSink};
@@ -73,5 +76,56 @@ pub fn mod_input_unkeyed(app: &Arc<AppCtx>) {
     if let Some(cmd) = cmd {
         log::info!("MOD input restored after web TX audio");
         submit(app, cmd, |_| {});
+    }
+}
+
+/// Releases PTT (an unkey retried until the radio confirms it); `why` is for the log.
+pub fn release(app: &Arc<AppCtx>, why: &'static str) {
+    app.ptt.unkeying();
+    let r = app.radio.submit(Command::Release, move |r| {
+        if let Err(e) = r {
+            log::error!("releasing PTT ({why}): {e}");
+        }
+    });
+    if let Err(e) = r {
+        log::error!("releasing PTT ({why}) could not be queued: {e}");
+    }
+}
+
+/// The first step of stopping the server, before any WebSocket is closed: keying is
+/// closed for good, TX audio stops, and a transmitter that may be keyed (or is about to
+/// be, by a key still on its way) is released; the radio's confirmation is waited for,
+/// at most `wait`. A client that does not answer its close frame thus no longer holds
+/// the carrier for the close wait.
+pub fn unkey_for_shutdown(app: &AppCtx, wait: Duration) {
+    let owner = app.ptt.close();
+    let (ptt, linked) = app
+        .radio
+        .store()
+        .read(|c| (c.radio.ptt, c.connection.rig_connected));
+    if ptt == Some(false) && owner.is_none() {
+        return;
+    }
+    if !linked {
+        // nothing can reach the radio now; the engine unkeys first thing if the link
+        // comes back before the executor stops
+        log::warn!("stopping while PTT may be keyed and the radio link is down");
+        return;
+    }
+    log::info!("stopping: unkeying the transmitter before closing the clients");
+    let t = Instant::now();
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    if let Err(e) = app.radio.submit(Command::Release, move |r| {
+        let _ = tx.send(r);
+    }) {
+        log::error!("stopping: the unkey could not be queued: {e}");
+        return;
+    }
+    match rx.recv_timeout(wait) {
+        Ok(Ok(_)) => log::info!("stopping: PTT released in {:?}", t.elapsed()),
+        Ok(Err(e)) => log::error!("stopping: releasing PTT failed: {e}"),
+        Err(_) => log::error!(
+            "stopping: the radio has not confirmed the unkey within {wait:?}; it is retried until the radio link closes"
+        ),
     }
 }

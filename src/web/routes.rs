@@ -73,12 +73,7 @@ pub fn info(app: &AppCtx) -> Reply {
                 "wsClients": total,
             },
             "txTimeoutS": app.cfg.tx_timeout.as_secs(),
-            "services": {
-                "dxSpots": app.cfg.services.dx_spots,
-                "bandPlan": app.cfg.services.band_plan,
-                "eibi": app.cfg.services.eibi,
-                "bridge": app.cfg.services.bridge,
-            },
+            "services": super::station::services_json(app),
         }),
     )
 }
@@ -115,10 +110,9 @@ pub fn commands(app: &AppCtx) -> Reply {
 
 /// `GET /api/v1/capabilities`.
 pub fn capabilities(app: &AppCtx) -> Reply {
-    response::json(
-        200,
-        &capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec),
-    )
+    let mut caps = capabilities_json(&app.radio.profile(), app.radio.link_status().rx_codec);
+    caps["services"] = super::station::services_json(app);
+    response::json(200, &caps)
 }
 
 /// `POST /api/v1/radio/connect`.
@@ -173,11 +167,10 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
         }
         None => return response::error(400, "invalid_param", "state: required, \"on\" or \"off\""),
     };
-    if !on && app.radio.store().read(|c| c.radio.ptt != Some(false)) {
-        // TX audio stops now, not when the radio confirms
+    if !on {
+        // TX audio stops now; the engine unkeys before it switches off when the
+        // transmitter may be keyed (also by a key that is still on its way)
         app.ptt.unkeying();
-        let _ = app.radio.execute(Command::Ptt(false));
-        app.ptt.clear();
     }
     match app.radio.execute(Command::Power(on)) {
         Ok(v) => response::json(200, &v),

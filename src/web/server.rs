@@ -66,7 +66,9 @@ pub struct WebServer {
 }
 
 fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
-    let listener = TcpListener::bind(addr)?;
+    // "Address already in use" alone does not say which of the ports
+    let listener = TcpListener::bind(addr)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}")))?;
     // a deeper accept queue than std's default, so that a burst of connections (a page
     // load, many idle sockets) never makes a client wait for a SYN retransmission
     // SAFETY: listen(2) on our own bound socket; calling it again updates the backlog.
@@ -169,11 +171,11 @@ impl WebServer {
         }
         let front = FrontDoor::start(listeners, front_cfg, app.clone())?;
         match (&ports.tls, onboarding_addr) {
-            (Some(_), Some(o)) => log::info!(
+            (Some(_), Some(o)) => log::debug!(
                 "serving https://{addr}/ (REST and WebSockets); onboarding on http://{o}/"
             ),
-            (Some(_), None) => log::info!("serving https://{addr}/ (REST and WebSockets)"),
-            (None, _) => log::info!("serving http://{addr}/ (REST and WebSockets on one port)"),
+            (Some(_), None) => log::debug!("serving https://{addr}/ (REST and WebSockets)"),
+            (None, _) => log::debug!("serving http://{addr}/ (REST and WebSockets on one port)"),
         }
         Ok(WebServer {
             front,
@@ -299,6 +301,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/index.html", &["GET", "HEAD"]),
     ("/healthz", &["GET", "HEAD"]),
     ("/readyz", &["GET", "HEAD"]),
+    ("/metrics", &["GET", "HEAD"]),
     ("/api/v1/info", &["GET", "HEAD"]),
     ("/api/v1/state", &["GET", "HEAD"]),
     ("/api/v1/capabilities", &["GET", "HEAD"]),
@@ -307,6 +310,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/radio/disconnect", &["POST"]),
     ("/api/v1/radio/power", &["POST"]),
     ("/api/v1/dx/spots", &["GET", "HEAD"]),
+    ("/api/v1/dx/status", &["GET", "HEAD"]),
     ("/api/v1/bridge", &["GET", "HEAD", "POST", "DELETE"]),
     ("/api/v1/band-plan/config", &["GET", "HEAD", "POST"]),
     ("/api/v1/band-plan/layers", &["GET", "HEAD"]),
@@ -352,7 +356,8 @@ fn handle(mut req: Request, app: &Arc<AppCtx>, secret: &str) {
 
 /// The reply to a request that came through the front door.
 fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Reply {
-    if path.starts_with("/api/") && !app.cfg.auth.check(header(req, "Authorization"), None) {
+    let guarded = path.starts_with("/api/") || path == "/metrics";
+    if guarded && !app.cfg.auth.check(header(req, "Authorization"), None) {
         return response::unauthorized();
     }
     let Some((_, allowed)) = ROUTES.iter().find(|(p, _)| *p == path) else {
@@ -365,6 +370,7 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
         "/" | "/index.html" => routes::root(header(req, "Accept-Encoding")),
         "/healthz" => routes::healthz(app),
         "/readyz" => routes::readyz(app),
+        "/metrics" => super::metrics_page::reply(app),
         "/api/v1/info" => routes::info(app),
         "/api/v1/state" => routes::state(app, header(req, "If-None-Match")),
         "/api/v1/capabilities" => routes::capabilities(app),
@@ -379,6 +385,16 @@ fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Repl
                 "/api/v1/radio/disconnect" => routes::disconnect(app),
                 _ => routes::power(app, &body),
             }
+        }
+        p if super::station::serves(p) => {
+            let body = match super::station::body_rule(method, p) {
+                Some(required) => match read_body(req, app.cfg.max_body, required) {
+                    Ok(b) => b,
+                    Err(reply) => return reply,
+                },
+                None => Value::Null,
+            };
+            super::station::route(app, method, p, req.url(), &body)
         }
         other => routes::planned(other),
     }

@@ -4,6 +4,7 @@
 //! been written to the client's socket (after the write and flush, not when queued).
 //! Fixed 20 µs buckets up to 40 ms, lock-free, for the benchmarks and diagnostics.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -62,7 +63,8 @@ impl LatencyHistogram {
     }
 }
 
-/// Latency of each kind of stream.
+/// Latency of each kind of stream, and the frames dropped for clients that were behind
+/// (every client's queue adds to these: `LatestWins::counting_drops`).
 #[derive(Default)]
 pub struct StreamStats {
     /// Scope frames (hardware or audio-FFT).
@@ -71,6 +73,12 @@ pub struct StreamStats {
     pub audio: LatencyHistogram,
     /// Meter frames.
     pub meters: LatencyHistogram,
+    /// Scope frames dropped.
+    pub scope_dropped: Arc<AtomicU64>,
+    /// RX audio frames dropped.
+    pub audio_dropped: Arc<AtomicU64>,
+    /// Meter frames dropped.
+    pub meters_dropped: Arc<AtomicU64>,
 }
 
 #[cfg(test)]

@@ -71,7 +71,8 @@ pub fn radio_config(model: &str, addr: SocketAddr, password: &str) -> RadioConfi
             probe_interval: Duration::from_millis(500),
             ..ExecutorConfig::default()
         },
-        queue: 256,
+        queue: 32,
+        rate_window: Duration::from_millis(50),
     }
 }
 

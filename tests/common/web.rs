@@ -42,6 +42,7 @@ pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,
+        station: Default::default(),
     }
 }
 

@@ -8,9 +8,14 @@
 
 mod audio;
 mod cdp;
+#[path = "../station/cluster.rs"]
+mod cluster;
 #[path = "../common/mod.rs"]
 mod common;
 mod connection;
+#[path = "../station/http.rs"]
+mod eibi_files;
+mod overlays;
 mod page;
 mod page_scripts;
 mod ptt_races;

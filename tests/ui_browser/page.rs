@@ -1,5 +1,6 @@
 //! The page as a whole: loading without errors, the waterfall, layouts from a phone to a
-//! wide screen, a plain-HTTP page from another host, the overlays.
+//! wide screen, a plain-HTTP page from another host, which overlays are asked for (the
+//! overlays themselves: `overlays.rs`).
 
 use super::*;
 
@@ -234,70 +235,6 @@ fn a_plain_http_page_from_another_host_explains_why_tx_needs_https() {
     assert_eq!(page.eval("window.rigweb.audio.codec"), "pcm16");
     page.eval("document.getElementById('tx-note').scrollIntoView({block: 'center'})");
     page.screenshot("plain-http.png");
-    srv.shutdown();
-}
-
-#[test]
-fn overlay_labels_tune_and_broadcasters_switch_to_am() {
-    let _t = turn();
-    let srv = start(None);
-    let addr = srv.addr();
-    let page = open(addr, 1440, 900, "dark");
-    // today's server advertises none of the overlay services: no toggles, and the page
-    // never asked for their routes (which answer 501)
-    assert_eq!(
-        page.eval("window.rigweb.parts.scope.overlayGroup.hidden"),
-        true
-    );
-    let asked: Vec<String> = page
-        .requested_urls()
-        .into_iter()
-        .filter(|u| OVERLAY_ROUTES.iter().any(|r| u.contains(r)))
-        .collect();
-    assert!(asked.is_empty(), "overlay routes requested: {asked:?}");
-    // records as the band-plan, EiBi and DX routes describe them, around the scope (this
-    // server has none of the routes, so the page's fetches are switched off)
-    let range = page.eval("window.rigweb.scope.range");
-    let start_hz = range["startHz"].as_f64().unwrap();
-    let end_hz = range["endHz"].as_f64().unwrap();
-    let mid = ((start_hz + end_hz) / 2.0 / 1000.0).round() * 1000.0;
-    page.eval(&format!(
-        "(() => {{ const o = window.rigweb.parts.overlays; o.fetchRange = async () => {{}}; \
-           o.available = {{ bandplan: true, eibi: true, dx: true }}; o.enabled = {{ bandplan: true, eibi: true, dx: true }}; \
-           o.data.bandplan = [{{ start: {s}, end: {m}, mode: 'phone', label: 'Phone', color: '#60A5FA', layer: 'ham' }}]; \
-           o.data.eibi = [{{ start: {m} - 2500, end: {m} + 2500, station: 'Radio <b>Test</b>', schedule: '0000-2400 UTC', notes: 'English' }}]; \
-           o.data.dx = [{{ freq: {m} + 6000, call: 'JA1XYZ', spotter: 'K1ABC', comment: 'CW 599' }}]; \
-           o.render(); }})()",
-        s = start_hz as u64,
-        m = mid as u64,
-    ));
-    assert_eq!(
-        page.eval("document.querySelectorAll('#overlay-strip .seg-o').length"),
-        1
-    );
-    assert_eq!(
-        page.eval("document.getElementById('overlay-strip').hidden"),
-        false
-    );
-    // station names are text, never markup
-    assert_eq!(
-        page.eval("document.querySelector('.tag.bc').textContent"),
-        "Radio <b>Test</b>"
-    );
-    assert_eq!(
-        page.eval("document.querySelectorAll('.tag.bc b').length"),
-        0
-    );
-    page.click(".tag.bc");
-    wait_state(addr, "the broadcaster in AM", |s| {
-        s["main"]["freqHz"].as_f64() == Some(mid) && s["main"]["mode"] == "AM"
-    });
-    page.click(".tag.dx");
-    wait_state(addr, "the DX spot", |s| {
-        s["main"]["freqHz"].as_f64() == Some(mid + 6000.0)
-    });
-    page.screenshot("overlays.png");
-    page.assert_no_console_errors();
     srv.shutdown();
 }
 

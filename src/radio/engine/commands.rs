@@ -8,13 +8,16 @@ use super::meters::ReadMeters;
 use super::mod_input::{ReadModInput, set_mod_input};
 use super::power::{Power, PttKey};
 use super::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
+use super::send_cw::SendCw;
 use super::tuning::{set_freq, set_mode};
+use super::vfo::{self, Prepared};
 use crate::profile::{ScopeSourceKind, VfoScheme};
+use crate::radio::apply;
 use crate::radio::command::{Command, Write};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
+use crate::radio::table::encode_write;
 use crate::radio::table::settings::{Place, Setting};
-use crate::radio::table::{check_against, encode_write};
 use crate::wire::civ::cmd;
 
 fn unknown(what: &str) -> CommandError {
@@ -24,11 +27,22 @@ fn unknown(what: &str) -> CommandError {
     )
 }
 
-/// The procedure of `command`.
+/// The procedure of `command`: after what it needs to know first (the VFO it names
+/// selected, its target's mode read: [`vfo::prepare`]), built from the state then.
 pub fn procedure(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
+    match vfo::prepare(cx, command) {
+        Some(prep) => {
+            let command = command.clone();
+            Box::new(Prepared::new(prep, Box::new(move |cx| build(cx, &command))))
+        }
+        None => build(cx, command),
+    }
+}
+
+fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
     let addr = cx.addr();
     match command {
-        Command::Write { writes, result } => Box::new(write(cx, writes, result.clone())),
+        Command::Write { writes, result, .. } => Box::new(write(cx, writes, result.clone())),
         Command::SetFreq { target, hz } => Box::new(set_freq(cx, *target, *hz)),
         Command::SetMode {
             target,
@@ -45,24 +59,12 @@ pub fn procedure(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
         // the engine takes the release itself when it is submitted (`safety.rs`); were
         // it ever run as a procedure, it would be a plain unkey
         Command::Release => Box::new(PttKey::new(false)),
-        Command::VfoSwap | Command::VfoEqualize => {
-            let p = cx.profile;
-            let bytes = if *command == Command::VfoSwap {
-                &p.vfo.swap
-            } else {
-                &p.vfo.equalize
-            };
-            let mut op = Item::set(CivRequest::set(addr, cmd::VFO, bytes), Then::Nothing);
-            op.retry = command.is_idempotent();
-            let mut items = vec![op];
-            items.extend(read_vfos(cx));
-            Box::new(Script::new(items, json!({})))
-        }
+        Command::VfoSwap | Command::VfoEqualize => Box::new(swap_or_equalize(cx, command)),
         Command::SetBand(code) => Box::new(SetBand::new(*code)),
         Command::Power(on) => Box::new(Power::new(*on)),
         Command::ScopeOutput(on) => Box::new(scope_output(cx, *on)),
         Command::ScopeDual(on) => Box::new(scope_dual(cx, *on)),
-        Command::SendCw(text) => Box::new(send_cw(cx, text)),
+        Command::SendCw(text) => Box::new(SendCw::new(text)),
         Command::StopCw => Box::new(Script::new(
             vec![Item::set(
                 CivRequest::set(addr, cmd::SEND_CW, &[cmd::CW_STOP]),
@@ -79,21 +81,23 @@ pub fn procedure(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
     }
 }
 
-/// Reads frequency and mode of every receiver / VFO.
-pub fn read_vfos(cx: &Cx) -> Vec<Item> {
+/// `vfo_swap` / `vfo_equalize`, then both receivers / VFOs read again (on radios without
+/// `25`/`26` the unselected VFO follows in the state and the selected one is read).
+fn swap_or_equalize(cx: &Cx, command: &Command) -> Script {
     let p = cx.profile;
-    let n = if p.vfo.scheme == VfoScheme::Ab || p.is_dual() {
-        2
-    } else {
-        1
+    let swap = *command == Command::VfoSwap;
+    let bytes = if swap { &p.vfo.swap } else { &p.vfo.equalize };
+    let local = p.vfo.scheme == VfoScheme::Ab && !vfo::has_unselected(p);
+    let then = match (local, swap) {
+        (false, _) => Then::Nothing,
+        (true, true) => Then::Set(Box::new(|c| apply::swap_vfos(&mut c.radio))),
+        (true, false) => Then::Set(Box::new(|c| apply::equalize_vfos(&mut c.radio))),
     };
-    let mut items = Vec::new();
-    for sel in 0..n {
-        for c in [cmd::SEL_FREQ, cmd::SEL_MODE] {
-            items.push(Item::read(CivRequest::read(cx.addr(), c, &[sel]), None));
-        }
-    }
-    items
+    let mut op = Item::set(CivRequest::set(cx.addr(), cmd::VFO, bytes), then);
+    op.retry = command.is_idempotent();
+    let mut items = vec![op];
+    items.extend(vfo::read_all(cx));
+    Script::new(items, json!({}))
 }
 
 /// Writes settings of the table.
@@ -166,17 +170,4 @@ fn scope_dual(cx: &Cx, on: bool) -> Script {
         )],
         json!({"dual": on}),
     )
-}
-
-fn send_cw(cx: &Cx, text: &str) -> Script {
-    let cmd = Command::SendCw(text.to_string());
-    if let Err(e) = cx.store.read(|c| check_against(&cmd, &c.radio)) {
-        return Script::fail(e);
-    }
-    let item = Item::set(
-        CivRequest::set(cx.addr(), cmd::SEND_CW, text.as_bytes()),
-        Then::Nothing,
-    )
-    .once();
-    Script::new(vec![item], json!({"sent": text.len()}))
 }

@@ -41,25 +41,24 @@ impl Engine {
                 self.update_connection();
             }
             LinkEvent::RadioInfo { name, civ_addr } => self.identify(&name, civ_addr),
+            LinkEvent::CivRecovering if self.store.read(|c| c.radio.power_on) != Some(true) => {
+                // a radio switched off (by a command, or its `18 00` report) or whose
+                // power-off could not be confirmed goes silent: that is standby, the
+                // normal state of a radio that is off, not a fault
+                self.enter_standby();
+            }
             LinkEvent::CivRecovering => {
+                // silent while it should be on: switched off at the front panel without
+                // telling, or not answering. Whether it is on is unknown now (so a
+                // power-on is sent, not taken as done), the probe asks, and the state is
+                // read again once it answers
                 self.civ_recovering = true;
+                self.fetched = false;
+                self.store.modify(|c| c.radio.power_on = None);
                 self.next_probe = Some(now);
                 self.update_connection();
             }
-            LinkEvent::Standby => {
-                // the radio grants the streams but sends no CI-V: standby. It is shown so,
-                // and a power-on can wake it (its data then brings `CivRecovered`)
-                self.standby = true;
-                self.fetched = false;
-                self.internal.retain(|i| *i != Internal::Fetch);
-                self.store.modify(|c| {
-                    c.radio.power_on = Some(false);
-                    c.radio.ptt = Some(false);
-                });
-                self.next_probe = None;
-                self.release_moot();
-                self.update_connection();
-            }
+            LinkEvent::Standby => self.enter_standby(),
             LinkEvent::CivRecovered => {
                 self.standby = false;
                 self.civ_recovering = false;
@@ -85,6 +84,27 @@ impl Engine {
         self.drive(now);
     }
 
+    /// The radio grants the streams but sends no CI-V: standby. It is shown switched off
+    /// (so is its transmitter), is neither read nor probed, and a power-on can wake it
+    /// (its data then brings `CivRecovered`).
+    fn enter_standby(&mut self) {
+        if !self.standby {
+            log::info!("the radio is in standby (switched off, CI-V silent)");
+        }
+        self.standby = true;
+        self.civ_recovering = false;
+        self.probe_timeouts = 0;
+        self.fetched = false;
+        self.internal.retain(|i| *i != Internal::Fetch);
+        self.store.modify(|c| {
+            c.radio.power_on = Some(false);
+            c.radio.ptt = Some(false);
+        });
+        self.next_probe = None;
+        self.release_moot();
+        self.update_connection();
+    }
+
     pub(super) fn fetch_running(&self) -> bool {
         matches!(
             self.running.as_ref().map(|r| &r.origin),
@@ -103,6 +123,10 @@ impl Engine {
         self.tx_since = None;
         self.inflight = None;
         self.absorb = None;
+        if let Some(r) = self.release.as_mut() {
+            // after the reconnect the unkey goes first, not a read-back of the old attempt
+            r.check = None;
+        }
         if let Some(r) = self.running.take() {
             let e = CommandError::new(
                 ErrorCode::RadioUnavailable,
@@ -208,9 +232,14 @@ impl Engine {
             self.internal.push_back(Internal::Fetch);
         }
         if on == Some(false) {
+            // a radio in standby is not probed: when it is switched on again its CI-V
+            // data comes back (`CivRecovered`). Until the link finds it silent it is
+            // asked once more, later than the link would have (a radio switched on again
+            // at once goes on talking and answers at once)
             self.fetched = false;
+            self.civ_recovering = false;
             self.release_moot();
-            self.next_probe.get_or_insert(now + self.cfg.probe_interval);
+            self.next_probe = (!self.standby).then(|| now + self.cfg.off_probe_after);
         } else if !self.civ_recovering {
             self.next_probe = None;
         }
@@ -253,10 +282,18 @@ impl Engine {
                 self.probe_timeouts = 0;
                 self.after_power_report(now);
             }
-            (Internal::Probe, Err(e)) if e.code == ErrorCode::RadioTimeout => {
-                self.probe_timeouts += 1;
+            (Internal::Probe, Err(e)) => {
+                if e.code == ErrorCode::RadioTimeout {
+                    self.probe_timeouts += 1;
+                }
+                // the next probe one interval after this one ended: a probe that times out
+                // holds the engine for longer than the interval, and probes back to back
+                // would leave no moment for a client's command (the executor hands one
+                // over only while the engine is idle)
+                if self.next_probe.is_some() {
+                    self.next_probe = Some(now + self.cfg.probe_interval);
+                }
             }
-            (Internal::Probe, Err(_)) => {}
         }
         self.update_connection();
     }

@@ -33,8 +33,10 @@ mod mod_input;
 mod power;
 pub mod proc;
 mod safety;
+mod send_cw;
 mod timers;
 mod tuning;
+mod vfo;
 
 #[cfg(test)]
 mod tests;
@@ -52,7 +54,7 @@ use super::audio::TxAudioGate;
 use super::command::Command;
 use super::error::{CommandError, ErrorCode};
 use super::request::{CivRequest, Match};
-use super::state::StateStore;
+use super::state::{RadioStatus, StateStore};
 use crate::lan::link::LinkState;
 use crate::profile::{Profile, ProfileRegistry};
 use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, cmd};
@@ -80,8 +82,13 @@ pub struct EngineConfig {
     pub pacing: Duration,
     /// Longest transmission before PTT is released automatically.
     pub tx_timeout: Duration,
-    /// Period of the power probe while the radio is silent or off.
+    /// Period of the power probe while the radio is silent though it should be on.
     pub probe_interval: Duration,
+    /// After the radio reported itself off, its power is asked once more this much later
+    /// unless the link has found it silent (standby) meanwhile, so that a radio switched
+    /// on again at once (at its front panel, without a word) is found. Longer than the
+    /// link takes to report a silent radio (2.5 s), so a radio in standby is not asked.
+    pub off_probe_after: Duration,
     /// First pause before an unkey that failed is tried again (doubling).
     pub release_backoff_min: Duration,
     /// Longest pause between two attempts of an unkey.
@@ -95,6 +102,7 @@ impl Default for EngineConfig {
             pacing: Duration::ZERO,
             tx_timeout: Duration::from_secs(180),
             probe_interval: Duration::from_secs(2),
+            off_probe_after: Duration::from_secs(4),
             release_backoff_min: Duration::from_millis(250),
             release_backoff_max: Duration::from_secs(5),
         }
@@ -323,14 +331,14 @@ impl Engine {
             self.scope_output = on;
         }
         match &job.cmd {
-            Command::Release => {
-                self.start_release(safety::Reason::Requested, Some(job.reply), now);
-                return None;
-            }
-            Command::Ptt(false) if power_on == Some(false) => {
+            Command::Ptt(false) | Command::Release if power_on == Some(false) => {
                 // switched off: so is the transmitter
                 let r = Ok(serde_json::json!({"state": false}));
                 self.complete(job.reply, r);
+                return None;
+            }
+            Command::Release => {
+                self.start_release(safety::Reason::Requested, Some(job.reply), now);
                 return None;
             }
             Command::Ptt(false)
@@ -358,6 +366,17 @@ impl Engine {
                     "the radio is not connected (link {}); the command was not sent",
                     status.as_str()
                 ),
+            );
+            self.complete(job.reply, Err(e));
+            return None;
+        }
+        if job.cmd.needs_power()
+            && self.store.read(|c| c.detail.status) == RadioStatus::NotResponding
+        {
+            // it would only time out: the probe is asking meanwhile
+            let e = CommandError::new(
+                ErrorCode::RadioUnavailable,
+                "the radio does not answer CI-V (switched off without telling, or busy); the command was not sent. A radio in standby wakes with POST /api/v1/radio/power {\"state\":\"on\"}",
             );
             self.complete(job.reply, Err(e));
             return None;

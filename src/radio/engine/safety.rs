@@ -1,23 +1,26 @@
 //! Transmitter safety: the release, an unkey that must succeed. It is started by the
-//! transmit timeout, by a client that leaves while owning PTT, by a failed `ptt false`,
-//! by PTT in doubt (a lost answer that could not be read back), by a transmitter found
-//! keyed after a reconnect, and at shutdown. It goes out between any two requests,
-//! without retry of its own; when the radio refuses it or does not answer, it is tried
-//! again after 250 ms, doubling up to 5 s, for as long as it takes, and each failure
-//! raises `unkey_failed` and shows in `radioDetail.message`. While the link is down it
-//! waits, and goes out first thing after the reconnect.
+//! transmit timeout, by a client that leaves while owning PTT, by a `ptt false` after
+//! which the radio still reads back keyed, by PTT in doubt (a failed PTT command whose
+//! read-back failed too), by a transmitter found keyed after a reconnect, and at
+//! shutdown. It goes out between any two requests, without retry of its own. When the
+//! radio refuses it or does not answer, PTT is read back (`1C 00`; a refused read is
+//! asked again, up to three reads): a radio that says it is not transmitting ends the
+//! release (a NAK that lies, a lost ACK, or a radio that refused a key and never
+//! transmitted); one that says it is, or cannot be read, gets the unkey again after
+//! 250 ms, doubling up to 5 s, for as long as it takes, and each such failure raises
+//! `unkey_failed` and shows in `radioDetail.message`. While the link is down it waits,
+//! and goes out first thing after the reconnect.
 
 use std::time::Instant;
 
 use serde_json::json;
 
+use super::power::{ptt_read, ptt_reply, ptt_set, read_again};
 use super::proc::Outcome;
 use super::{Engine, Job, Reply};
 use crate::lan::link::LinkState;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::events::RadioEvent;
-use crate::radio::request::CivRequest;
-use crate::wire::civ::cmd;
 
 /// Why the transmitter is being released.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +48,16 @@ pub struct Release {
     pub next_at: Instant,
     /// Waiting for the confirmation.
     pub waiters: Vec<Reply>,
+    /// The last unkey failed: PTT is read back before the next one.
+    pub check: Option<Check>,
+}
+
+/// Reading PTT back after an unkey that failed.
+pub struct Check {
+    /// Why the unkey failed.
+    pub error: CommandError,
+    /// Reads sent so far.
+    pub reads: u32,
 }
 
 impl Engine {
@@ -57,6 +70,7 @@ impl Engine {
             attempts: 0,
             next_at: now,
             waiters: Vec::new(),
+            check: None,
         });
         r.waiters.extend(waiter);
         if r.attempts == 0 {
@@ -70,59 +84,115 @@ impl Engine {
         self.link == LinkState::Ready && self.release.as_ref().is_some_and(|r| now >= r.next_at)
     }
 
+    /// Sends the release's next request: the unkey, or the read-back after a failed one.
     pub(super) fn send_release(&mut self, now: Instant) {
-        let req = CivRequest::set(self.profile.radio.civ_addr, cmd::TX, &[cmd::tx::PTT, 0x00]);
-        if let Some(r) = self.release.as_mut() {
-            r.attempts += 1;
-        }
+        let addr = self.profile.radio.civ_addr;
+        let Some(r) = self.release.as_mut() else {
+            return;
+        };
+        let req = match r.check.as_mut() {
+            Some(check) => {
+                check.reads += 1;
+                ptt_read(addr)
+            }
+            None => {
+                r.attempts += 1;
+                ptt_set(addr, false)
+            }
+        };
         self.send(req, false, true, now);
     }
 
-    /// The outcome of one attempt.
+    /// The outcome of one request of the release.
     pub(super) fn release_outcome(&mut self, outcome: Outcome, now: Instant) {
         let Some(mut r) = self.release.take() else {
             return;
         };
-        let first = r.attempts == 1;
-        match outcome {
-            Ok(_) => {
-                log::info!("PTT released ({:?}, attempt {})", r.reason, r.attempts);
-                self.store.modify(|c| c.radio.ptt = Some(false));
-                if r.reason == Reason::TxTimeout && first {
-                    self.tx_timeout_event(true);
+        let Some(mut check) = r.check.take() else {
+            // an unkey
+            match outcome {
+                Ok(_) => {
+                    log::info!("PTT released ({:?}, attempt {})", r.reason, r.attempts);
+                    self.released(r);
                 }
-                for w in r.waiters.drain(..) {
-                    self.complete(w, Ok(json!({"state": false})));
+                Err(error) => {
+                    // the radio may have unkeyed all the same: ask it before trying again
+                    log::debug!("release: the unkey failed ({error}); reading PTT back");
+                    self.store.modify(|c| c.radio.ptt = None);
+                    r.check = Some(Check { error, reads: 0 });
+                    r.next_at = now;
+                    self.release = Some(r);
                 }
-                self.update_connection();
             }
-            Err(e) => {
-                self.stats.release_failures += 1;
-                let exp = r.attempts.saturating_sub(1).min(16);
-                let backoff = (self.cfg.release_backoff_min * 2u32.pow(exp))
-                    .min(self.cfg.release_backoff_max);
-                r.next_at = now + backoff;
-                log::error!(
-                    "unkeying the transmitter failed (attempt {}): {e}; trying again in {backoff:?}",
-                    r.attempts
+            return;
+        };
+        match outcome.as_ref().ok().and_then(ptt_reply) {
+            Some(false) => {
+                log::info!(
+                    "PTT released ({:?}, attempt {}): the unkey was answered \"{}\" but the radio reads back not transmitting",
+                    r.reason,
+                    r.attempts,
+                    check.error
                 );
-                if r.reason == Reason::TxTimeout && first {
-                    self.tx_timeout_event(false);
-                }
-                self.store.notify(RadioEvent::UnkeyFailed {
-                    attempts: r.attempts,
-                    message: e.message.clone(),
-                    retry_in_ms: backoff.as_millis() as u64,
-                });
-                let attempts = r.attempts;
+                self.released(r);
+            }
+            Some(true) => {
+                self.store.modify(|c| c.radio.ptt = Some(true));
+                self.unkey_failed(r, check.error, now);
+            }
+            None if read_again(Some(&outcome), check.reads) => {
+                r.check = Some(check);
+                r.next_at = now;
                 self.release = Some(r);
-                self.store.modify(|c| {
-                    c.detail.message = Some(format!(
-                        "the transmitter could not be unkeyed yet ({attempts} attempts): retrying until the radio confirms"
-                    ))
-                });
+            }
+            None => {
+                check.error.message =
+                    format!("{}; PTT could not be read back either", check.error.message);
+                self.unkey_failed(r, check.error, now);
             }
         }
+    }
+
+    /// The radio confirmed that it does not transmit.
+    fn released(&mut self, r: Release) {
+        self.store.modify(|c| c.radio.ptt = Some(false));
+        self.tx_since = None;
+        if r.reason == Reason::TxTimeout && r.attempts == 1 {
+            self.tx_timeout_event(true);
+        }
+        for w in r.waiters {
+            self.complete(w, Ok(json!({"state": false})));
+        }
+        self.update_connection();
+    }
+
+    /// An unkey failed and the radio did not say it is off: the next attempt after the
+    /// backoff.
+    fn unkey_failed(&mut self, mut r: Release, e: CommandError, now: Instant) {
+        self.stats.release_failures += 1;
+        let exp = r.attempts.saturating_sub(1).min(16);
+        let backoff =
+            (self.cfg.release_backoff_min * 2u32.pow(exp)).min(self.cfg.release_backoff_max);
+        r.next_at = now + backoff;
+        log::error!(
+            "unkeying the transmitter failed (attempt {}): {e}; trying again in {backoff:?}",
+            r.attempts
+        );
+        if r.reason == Reason::TxTimeout && r.attempts == 1 {
+            self.tx_timeout_event(false);
+        }
+        self.store.notify(RadioEvent::UnkeyFailed {
+            attempts: r.attempts,
+            message: e.message.clone(),
+            retry_in_ms: backoff.as_millis() as u64,
+        });
+        let attempts = r.attempts;
+        self.release = Some(r);
+        self.store.modify(|c| {
+            c.detail.message = Some(format!(
+                "the transmitter could not be unkeyed yet ({attempts} attempts): retrying until the radio confirms"
+            ))
+        });
     }
 
     /// The radio reports itself switched off (or in standby): so is its transmitter, and
@@ -152,7 +222,10 @@ impl Engine {
                     self.tx_audio.open();
                 }
             }
-            (false, Some(_)) => self.tx_since = None,
+            // unknown (a read-back on its way) is not "off": the timer keeps running
+            (false, Some(_)) if self.store.read(|c| c.radio.ptt) == Some(false) => {
+                self.tx_since = None
+            }
             _ => {}
         }
     }

@@ -1,15 +1,16 @@
 //! Tuning procedures shared by commands: frequency, and mode / filter / DATA mode of a
 //! receiver or VFO, with the classic commands for the selected one and `25`/`26` for
-//! the other.
+//! the other (or, on radios without them, the classic ones while it is selected).
 
 use serde_json::json;
 
 use super::proc::{Cx, Effect, Item, Script, Then, route};
+use super::vfo;
 use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
 use crate::radio::command::Target;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
-use crate::radio::state::{RadioState, Selected};
+use crate::radio::state::RadioState;
 use crate::wire::civ::{self, cmd};
 
 fn unknown(what: &str) -> CommandError {
@@ -19,7 +20,8 @@ fn unknown(what: &str) -> CommandError {
     )
 }
 
-/// Tunes `target` to `hz`.
+/// Tunes `target` to `hz`: the selected receiver / VFO with `05`, the other with
+/// `25 01` where the radio has it, else by selecting it for the duration.
 pub fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
     let addr = cx.addr();
     let Ok(bcd) = civ::freq_to_bcd(hz) else {
@@ -29,47 +31,45 @@ pub fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
         ));
     };
     let result = json!({"vfo": target.label(), "freq": hz});
-    let then = || Then::Set(Box::new(move |c| apply::set_freq(&mut c.radio, target, hz)));
-    let mut items = Vec::new();
-    let sel = match cx.store.read(|c| sel_for_target(&c.radio, target)) {
-        Some(sel) => sel,
-        None => {
-            // an A/B radio whose selected VFO is not known: select the one asked for
-            let Target::Vfo(v) = target else {
-                return Script::fail(unknown("the VFO"));
-            };
-            let bytes = if v == 0 {
-                &cx.profile.vfo.select_main
-            } else {
-                &cx.profile.vfo.select_sub
-            };
-            items.push(Item::set(
-                CivRequest::set(addr, cmd::VFO, bytes),
-                Then::Set(Box::new(move |c| {
-                    c.radio.active = Some(if v == 0 { Selected::A } else { Selected::B })
-                })),
-            ));
-            0
+    let then = Then::Set(Box::new(move |c| apply::set_freq(&mut c.radio, target, hz)));
+    match cx.store.read(|c| sel_for_target(&c.radio, target)) {
+        None => Script::fail(unknown("the selected VFO")),
+        Some(0) => Script::new(
+            vec![Item::set(CivRequest::set(addr, cmd::SET_FREQ, &bcd), then)],
+            result,
+        ),
+        Some(_) if vfo::has_unselected(cx.profile) => {
+            let mut data = vec![cmd::sel::UNSELECTED];
+            data.extend(bcd);
+            Script::new(
+                vec![Item::set(CivRequest::set(addr, cmd::SEL_FREQ, &data), then)],
+                result,
+            )
         }
-    };
-    if sel == 0 {
-        // the selected receiver / VFO: the classic command every Icom radio has
-        items.push(Item::set(
-            CivRequest::set(addr, cmd::SET_FREQ, &bcd),
-            then(),
-        ));
-    } else {
-        let mut data = vec![sel];
-        data.extend(bcd);
-        items.push(Item::set(
-            CivRequest::set(addr, cmd::SEL_FREQ, &data),
-            then(),
-        ));
+        Some(_) => {
+            let Some(index) = vfo::target_index(target) else {
+                return Script::fail(unknown("the selected VFO"));
+            };
+            let (there, back) = vfo::switch_to(cx, index);
+            let set = Item::set(CivRequest::set(addr, cmd::SET_FREQ, &bcd), then);
+            Script::new(vec![there, set], result).finally(vec![back])
+        }
     }
-    Script::new(items, result)
 }
 
-/// Sets mode, filter and DATA mode of `target`; what is `None` stays as it is.
+/// The data bytes of a `1A 06` DATA-mode set: the DATA mode, and the filter with it when
+/// DATA is on and the filter is known.
+fn data_mode_bytes(data: u8, fil: Option<u8>, with_filter: bool) -> Vec<u8> {
+    let mut bytes = vec![cmd::ext::DATA_MODE, civ::bcd_byte(data).unwrap_or(0)];
+    if let (true, true, Some(f)) = (data != 0, with_filter, fil) {
+        bytes.push(f);
+    }
+    bytes
+}
+
+/// Sets mode, filter and DATA mode of `target`; what is `None` stays as it is. The
+/// selected one with `06` (and `26 00`, or `1A 06` without `26`, when the DATA mode
+/// changes); the other with `26 01`, or by selecting it for the duration.
 pub fn set_mode(
     cx: &mut Cx,
     target: Target,
@@ -86,7 +86,7 @@ pub fn set_mode(
         ));
     };
     let Some(mode) = mode.map(str::to_string).or(cur_mode) else {
-        return Script::fail(unknown("the mode"));
+        return Script::fail(unknown(&format!("the mode of {}", target.label())));
     };
     let Some(code) = cx.profile.mode_code(&mode) else {
         return Script::fail(CommandError::param(
@@ -98,40 +98,74 @@ pub fn set_mode(
     let sel = cx.store.read(|c| sel_for_target(&c.radio, target));
     let with_filter = civ::has_filter(code);
     let fil = filter.and_then(|f| civ::bcd_byte(f).ok());
-    let req = match (sel, data.or(cur_data)) {
-        // the selected receiver with its DATA mode unchanged: the classic `06`
-        (Some(0), d) if data.is_none() || d == cur_data => {
-            let mut bytes = vec![code];
-            if let (true, Some(f)) = (with_filter, fil) {
-                bytes.push(f);
-            }
-            CivRequest::set(addr, cmd::SET_MODE, &bytes)
+    let new_data = data.or(cur_data);
+    let data_changes = data.is_some() && data != cur_data;
+    let classic = || {
+        let mut bytes = vec![code];
+        if let (true, Some(f)) = (with_filter, fil) {
+            bytes.push(f);
         }
-        (Some(sel), Some(d)) => {
+        CivRequest::set(addr, cmd::SET_MODE, &bytes)
+    };
+    let m = mode.clone();
+    let then = move || {
+        let m = m.clone();
+        Then::Set(Box::new(move |c| {
+            apply::set_mode(&mut c.radio, target, &m, new_data, filter)
+        }))
+    };
+    let has_26 = vfo::has_unselected(cx.profile);
+    let mut finally = Vec::new();
+    let items = match (sel, new_data) {
+        (None, _) => return Script::fail(unknown("the selected VFO")),
+        // the selected receiver with its DATA mode unchanged: the classic `06`
+        (Some(0), _) if !data_changes => vec![Item::set(classic(), then())],
+        (Some(sel), Some(d)) if has_26 => {
             let mut bytes = vec![sel, code, civ::bcd_byte(d).unwrap_or(0)];
             match (with_filter, fil) {
                 (true, Some(f)) => bytes.push(f),
-                (true, None) => return Script::fail(unknown("the filter")),
+                (true, None) => {
+                    return Script::fail(unknown(&format!("the filter of {}", target.label())));
+                }
                 (false, _) => {}
             }
-            CivRequest::set(addr, cmd::SEL_MODE, &bytes)
+            vec![Item::set(
+                CivRequest::set(addr, cmd::SEL_MODE, &bytes),
+                then(),
+            )]
         }
-        (None, _) => return Script::fail(unknown("the selected VFO")),
-        (Some(_), None) => return Script::fail(unknown("the DATA mode")),
+        (Some(_), None) if has_26 => {
+            return Script::fail(unknown(&format!("the DATA mode of {}", target.label())));
+        }
+        // without 26: `06`, then `1A 06` for the DATA mode, on the VFO while selected
+        (Some(sel), _) => {
+            let mut items = Vec::new();
+            if sel != 0 {
+                let Some(index) = vfo::target_index(target) else {
+                    return Script::fail(unknown("the selected VFO"));
+                };
+                let (there, back) = vfo::switch_to(cx, index);
+                items.push(there);
+                finally.push(back);
+            }
+            if data_changes {
+                items.push(Item::set(classic(), Then::Nothing));
+                let bytes = data_mode_bytes(data.unwrap_or(0), fil, with_filter);
+                items.push(Item::set(CivRequest::set(addr, cmd::EXT, &bytes), then()));
+            } else {
+                items.push(Item::set(classic(), then()));
+            }
+            items
+        }
     };
-    let new_data = data.or(cur_data);
     let result = json!({
         "vfo": target.label(), "mode": mode, "filter": filter.map(|f| format!("FIL{f}")),
         "data": new_data,
     });
-    let m = mode.clone();
-    let then = Then::Set(Box::new(move |c| {
-        apply::set_mode(&mut c.radio, target, &m, new_data, filter)
-    }));
     if let Some(rx) = cx.store.read(|c| width_receiver(&c.radio, target)) {
         cx.effects.push(Effect::WidthStale(rx));
     }
-    Script::new(vec![Item::set(req, then)], result)
+    Script::new(items, result).finally(finally)
 }
 
 /// The receiver whose filter width `target` shows (`None`: an unselected VFO of an A/B

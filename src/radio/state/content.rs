@@ -123,6 +123,8 @@ pub struct VfoState {
     pub mode: Option<String>,
     /// Filter number 1..3.
     pub filter: Option<u8>,
+    /// DATA mode (0 off, 1..3 D1..D3).
+    pub data_mode: Option<u8>,
 }
 
 /// One receiver (MAIN or SUB).
@@ -185,6 +187,7 @@ impl ReceiverState {
             freq_hz: Some(freq_hz),
             mode: Some(mode.to_string()),
             filter: Some(1),
+            data_mode: Some(0),
         };
         ReceiverState {
             freq_hz: Some(freq_hz),

@@ -99,7 +99,11 @@ fn command_json(spec: &CommandSpec, profile: &Profile) -> Value {
     m.insert("name".into(), json!(spec.name));
     m.insert("description".into(), json!(spec.description));
     m.insert("target".into(), json!(target));
-    m.insert("rateLimited".into(), json!(spec.rate_limited));
+    m.insert(
+        "rateLimited".into(),
+        json!(spec.rate != crate::radio::command::RateClass::Urgent),
+    );
+    m.insert("rateClass".into(), json!(spec.rate.as_str()));
     m.insert("params".into(), Value::Array(params));
     m.insert("state".into(), Value::Object(state));
     if matches!(spec.action, Action::Write(ws) if ws.iter().any(|(_, id)| *id == SettingId::FilterWidth))

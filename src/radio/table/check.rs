@@ -7,7 +7,7 @@
 use super::SHOWN_SCOPE_RECEIVER;
 use super::codec::CodecCtx;
 use super::settings::{Place, Setting, SettingId};
-use crate::radio::apply::selected_receiver;
+use crate::radio::apply::{selected_receiver, selected_vfo};
 use crate::radio::command::{Command, Write};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::RadioState;
@@ -73,18 +73,52 @@ pub fn check_against(cmd: &Command, s: &RadioState) -> Result<(), CommandError> 
             Ok(())
         }
         Command::SendCw(_) => {
-            let mode = s
-                .receiver(selected_receiver(s))
-                .and_then(|r| r.mode.clone());
-            match mode.as_deref() {
-                Some("CW" | "CW-R") => Ok(()),
-                Some(m) => Err(CommandError::param(
-                    "text",
-                    format!("CW is sent in mode CW or CW-R; the selected receiver is in {m}"),
-                )),
+            let (label, mode) = tx_vfo(s);
+            match mode {
+                Some(m) => cw_mode_allows(&label, &m),
+                // in split the engine reads the TX VFO's mode (`26 01`) before it sends
+                None if s.split == Some(true) => Ok(()),
                 None => Err(unknown("the mode")),
             }
         }
         _ => Ok(()),
+    }
+}
+
+/// The receiver or VFO the radio keys, named for messages, and its mode if known: the
+/// unselected one while split is on (TX on the other VFO / receiver), else the selected
+/// one.
+pub fn tx_vfo(s: &RadioState) -> (String, Option<String>) {
+    let selected = selected_receiver(s);
+    if s.split != Some(true) {
+        let mode = s.receiver(selected).and_then(|r| r.mode.clone());
+        return ("the selected receiver".into(), mode);
+    }
+    if s.sub.is_some() {
+        let tx = 1 - selected;
+        let label = format!(
+            "the TX receiver ({}, split)",
+            if tx == 0 { "MAIN" } else { "SUB" }
+        );
+        return (label, s.receiver(tx).and_then(|r| r.mode.clone()));
+    }
+    match selected_vfo(s) {
+        Some(v) => {
+            let other = if v == 0 { &s.main.vfo_b } else { &s.main.vfo_a };
+            let label = format!("the TX VFO ({}, split)", if v == 0 { "B" } else { "A" });
+            (label, other.as_ref().and_then(|x| x.mode.clone()))
+        }
+        None => ("the TX VFO (the unselected one, split)".into(), None),
+    }
+}
+
+/// CW goes out only in CW or CW-R: an error naming `label` and its `mode` otherwise.
+pub fn cw_mode_allows(label: &str, mode: &str) -> Result<(), CommandError> {
+    match mode {
+        "CW" | "CW-R" => Ok(()),
+        m => Err(CommandError::param(
+            "text",
+            format!("CW is sent in mode CW or CW-R; {label} is in {m}"),
+        )),
     }
 }

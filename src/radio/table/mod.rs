@@ -17,11 +17,11 @@ pub mod settings;
 
 use serde_json::{Map, Value};
 
-pub use check::{check_against, encode_write};
+pub use check::{check_against, cw_mode_allows, encode_write, tx_vfo};
 pub use params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 
-use super::command::{Command, Target, Write};
+use super::command::{Command, RateClass, Target, Write};
 use super::error::{CommandError, ErrorCode};
 use crate::profile::{Feature, Profile, VfoScheme};
 use settings::SettingId;
@@ -67,8 +67,8 @@ pub struct CommandSpec {
     /// Where each parameter's current value shows in the state (custom commands; for
     /// `Write` rows it comes from the settings).
     pub state: &'static [(&'static str, &'static str)],
-    /// Rate limited per client and target (the `set_*` commands).
-    pub rate_limited: bool,
+    /// How it is rate limited per client (`ptt false` is urgent whatever its row says).
+    pub rate: RateClass,
 }
 
 impl CommandSpec {
@@ -211,7 +211,12 @@ pub fn parse(
                     );
                 }
             }
+            let vfo = match target {
+                Target::Vfo(v) => Some(v),
+                _ => None,
+            };
             Command::Write {
+                vfo,
                 writes,
                 result: Value::Object(result),
             }

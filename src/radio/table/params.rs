@@ -194,10 +194,13 @@ pub const RECEIVER_PARAM: ParamSpec = ParamSpec::new(
     Domain::Profile(receivers),
 );
 
-/// Checked parameters: each given one with its JSON value and its raw integer.
+/// Checked parameters: each given one with its JSON value and its raw integer. A named
+/// choice is matched without regard to case (and a VFO by its other scheme's name), and
+/// its value is then the canonical name, not the spelling sent.
 pub struct Args<'a> {
     values: &'a Map<String, Value>,
     raw: BTreeMap<&'static str, i64>,
+    canonical: BTreeMap<&'static str, Value>,
 }
 
 fn describe(allowed: &Allowed, spec: &ParamSpec) -> String {
@@ -240,6 +243,7 @@ impl<'a> Args<'a> {
         profile: &Profile,
     ) -> Result<Args<'a>, CommandError> {
         let mut raw = BTreeMap::new();
+        let mut canonical = BTreeMap::new();
         for ps in specs {
             let v = match values.get(ps.name) {
                 None | Some(Value::Null) if ps.required => {
@@ -286,13 +290,14 @@ impl<'a> Args<'a> {
                                 })
                                 .flatten()
                                 .map(|(_, canonical)| *canonical);
-                            names
+                            let (name, r) = names
                                 .iter()
                                 .find(|(n, _)| {
                                     n.eq_ignore_ascii_case(s) || alias == Some(n.as_str())
                                 })
-                                .map(|(_, r)| *r)
-                                .ok_or_else(bad)?
+                                .ok_or_else(bad)?;
+                            canonical.insert(ps.name, Value::String(name.clone()));
+                            *r
                         }
                         Allowed::Text { max_len, charset } => {
                             let n = s.chars().count();
@@ -329,7 +334,11 @@ impl<'a> Args<'a> {
             }
             raw.insert(ps.name, r);
         }
-        Ok(Args { values, raw })
+        Ok(Args {
+            values,
+            raw,
+            canonical,
+        })
     }
 
     /// True if `name` was given.
@@ -342,9 +351,11 @@ impl<'a> Args<'a> {
         self.raw.get(name).copied()
     }
 
-    /// The JSON value of `name` as given.
+    /// The JSON value of `name`: as given, or for a named choice its canonical name.
     pub fn value(&self, name: &str) -> Option<&Value> {
-        self.values.get(name).filter(|v| !v.is_null())
+        self.canonical
+            .get(name)
+            .or_else(|| self.values.get(name).filter(|v| !v.is_null()))
     }
 
     /// A string parameter.

@@ -4,7 +4,7 @@ use super::params::{Allowed, Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
 use super::{Action, CommandSpec, TargetKind};
 use crate::profile::{Feature, Profile};
-use crate::radio::command::{Command, Target};
+use crate::radio::command::{Command, RateClass, Target};
 use crate::radio::error::CommandError;
 use crate::wire::civ;
 
@@ -169,10 +169,19 @@ fn build_send_cw(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandErr
     ))
 }
 
-/// True for `set_*` names (the rate-limited class).
+/// True for `set_*` names (the settings class of the rate limit).
 const fn is_set(name: &str) -> bool {
     let b = name.as_bytes();
     b.len() > 4 && b[0] == b's' && b[1] == b'e' && b[2] == b't' && b[3] == b'_'
+}
+
+/// The rate class of a row by its name: `set_*` are settings, the rest actions.
+const fn class_of(name: &str) -> RateClass {
+    if is_set(name) {
+        RateClass::Setting
+    } else {
+        RateClass::Action
+    }
 }
 
 const fn custom(
@@ -193,7 +202,7 @@ const fn custom(
         need_one: false,
         action: Action::Build(build),
         state,
-        rate_limited: is_set(name),
+        rate: class_of(name),
     }
 }
 
@@ -213,7 +222,7 @@ const fn write(
         need_one: false,
         action: Action::Write(writes),
         state: &[],
-        rate_limited: true,
+        rate: RateClass::Setting,
     }
 }
 
@@ -260,18 +269,15 @@ pub static COMMANDS: &[CommandSpec] = &[
         build_set_data_mode,
         &[("data", "dataMode")],
     ),
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "ptt",
-            "Key (true) or unkey (false) the transmitter",
-            Some(Feature::Tx),
-            Global,
-            &[boolean("state", true)],
-            |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
-            &[("state", "ptt")],
-        )
-    },
+    custom(
+        "ptt",
+        "Key (true) or unkey (false) the transmitter",
+        Some(Feature::Tx),
+        Global,
+        &[boolean("state", true)],
+        |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
+        &[("state", "ptt")],
+    ),
     write(
         "set_power",
         "RF output power level",
@@ -293,30 +299,24 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("level", true, Domain::Profile(preamp_values))],
         &[("level", SettingId::Preamp)],
     ),
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "vfo_swap",
-            "Swap A/B (MAIN/SUB on two-receiver radios)",
-            None,
-            Global,
-            &[],
-            |_, _, _| Ok(Command::VfoSwap),
-            &[],
-        )
-    },
-    CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "vfo_equalize",
-            "Copy A to B (MAIN to SUB on two-receiver radios)",
-            None,
-            Global,
-            &[],
-            |_, _, _| Ok(Command::VfoEqualize),
-            &[],
-        )
-    },
+    custom(
+        "vfo_swap",
+        "Swap A/B (MAIN/SUB on two-receiver radios)",
+        None,
+        Global,
+        &[],
+        |_, _, _| Ok(Command::VfoSwap),
+        &[],
+    ),
+    custom(
+        "vfo_equalize",
+        "Copy A to B (MAIN to SUB on two-receiver radios)",
+        None,
+        Global,
+        &[],
+        |_, _, _| Ok(Command::VfoEqualize),
+        &[],
+    ),
     custom(
         "set_band",
         "Band change by band stack register code (capabilities bsrCode)",
@@ -431,20 +431,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("wpm", true, Domain::Range(6, 48, 1)).unit("wpm")],
         &[("wpm", SettingId::CwSpeed)],
     ),
+    custom(
+        "send_cw",
+        "Send CW text with the radio's keyer (mode CW or CW-R)",
+        Some(Feature::Cw),
+        Global,
+        &[string("text", true, Domain::Profile(cw_text))],
+        build_send_cw,
+        &[],
+    ),
     CommandSpec {
-        rate_limited: false,
-        ..custom(
-            "send_cw",
-            "Send CW text with the radio's keyer (mode CW or CW-R)",
-            Some(Feature::Cw),
-            Global,
-            &[string("text", true, Domain::Profile(cw_text))],
-            build_send_cw,
-            &[],
-        )
-    },
-    CommandSpec {
-        rate_limited: false,
+        rate: RateClass::Urgent,
         ..custom(
             "stop_cw",
             "Stop sending CW",

@@ -210,12 +210,12 @@ fn the_profile_gates_commands() {
 fn every_row_is_consistent() {
     let reg = ProfileRegistry::embedded();
     for spec in COMMANDS {
-        assert_eq!(
-            spec.rate_limited,
-            spec.name.starts_with("set_"),
-            "{}",
-            spec.name
-        );
+        let expected = match spec.name {
+            n if n.starts_with("set_") => RateClass::Setting,
+            "stop_cw" => RateClass::Urgent,
+            _ => RateClass::Action,
+        };
+        assert_eq!(spec.rate, expected, "{}", spec.name);
         if let Action::Write(ws) = spec.action {
             for (param, _) in ws {
                 assert!(
@@ -318,4 +318,32 @@ fn events_show_values_as_the_state_does() {
     assert_eq!(s.key, "ref_db");
     let shown = serde_json::to_value(&radio.scope).unwrap();
     assert_eq!(shown["refDb"], json!(-2.5));
+}
+
+#[test]
+fn choices_are_answered_by_their_canonical_name() {
+    // issue 15.8b: `set_agc "FAST"` was matched without regard to case but answered
+    // `"FAST"` as sent
+    let result = |model: &str, name: &str, params: Value| match parse_on(model, name, params) {
+        Ok(Command::Write { result, .. }) => result,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        result("ic7610", "set_agc", json!({"mode": "FAST"})),
+        json!({"receiver": 0, "mode": "fast"})
+    );
+    assert_eq!(
+        result("ic7610", "set_agc", json!({"mode": "sLoW", "vfo": "sub"})),
+        json!({"receiver": 1, "mode": "slow"})
+    );
+    assert_eq!(
+        result("ic7610", "set_tuner", json!({"state": "TUNE"}))["state"],
+        "tune"
+    );
+    // the parsed arguments name the choice canonically too (VFO aliases included)
+    let p = ProfileRegistry::embedded().get("ic705").unwrap();
+    let obj = json!({"vfo": "main"});
+    let args = Args::check(obj.as_object().unwrap(), &[params::VFO_PARAM], &p).unwrap();
+    assert_eq!(args.str("vfo"), Some("A"));
+    assert_eq!(args.raw("vfo"), Some(0));
 }

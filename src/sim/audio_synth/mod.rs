@@ -19,8 +19,18 @@ use crate::sim::frontend::{Frontend, dbm, mw, smeter_raw};
 use crate::sim::rng::Rng;
 use dsp::{BandPass, Ramp, phase_step, sin_at, sine_table};
 
-/// AGC knee: below this total level the audio gain stops rising, dBm.
-pub const AGC_KNEE_DBM: f32 = -112.0;
+/// AGC knee: below this total level the audio gain stops rising, dBm (about S4, where a
+/// receiver's AGC starts to act: a quiet band's noise plays below full output, as on a
+/// real radio, and a signal above it at full output).
+pub const AGC_KNEE_DBM: f32 = -100.0;
+/// Output of a signal at the AGC's level at AF 255, relative to full scale. The AF control
+/// tapers as `af^1.5`, so the middle setting (128) gives −9 dBFS, about a real radio's
+/// LAN audio at its default output level (it was −15 dBFS, 6 dB quieter).
+const MASTER_AT_FULL_AF: f32 = 1.0;
+/// Voiced speech: harmonics of the pitch nearest these audio frequencies (near the first
+/// formants), Hz from the carrier, with their amplitudes relative to the voice's noise.
+/// They give a voice the spectral lines a real one has (an audio FFT shows its peaks).
+const FORMANTS: [(f32, f32); 3] = [(500.0, 0.45), (1_000.0, 0.35), (1_700.0, 0.2)];
 /// Most voices rendered at once per receiver.
 const MAX_VOICES: usize = 24;
 
@@ -246,7 +256,7 @@ impl RxAudio {
         let master = if view.muted || !open {
             0.0
         } else {
-            af * af.sqrt() * 0.5
+            af * af.sqrt() * MASTER_AT_FULL_AF
         };
         self.master.set(master, len);
         self.noise_bp.tune(
@@ -350,9 +360,12 @@ fn product_part(pb: &Passband, s: &SignalSample, lvl: f32, notch: bool) -> (Opti
                 return (None, 0.0);
             };
             let mut p = Part::new(s.id, Some(lvl));
-            p.noise = (c, w, frac.sqrt());
+            p.noise = (c, w, 0.6 * frac.sqrt());
             p.pitch_hz = s.pitch_hz;
             p.buzz = 0.6;
+            if s.kind != SignalKind::Wfm {
+                voiced(&mut p, pb, s);
+            }
             (Some(p), mw(lvl) * frac)
         }
         SignalKind::Am => {
@@ -372,6 +385,23 @@ fn product_part(pb: &Passband, s: &SignalSample, lvl: f32, notch: bool) -> (Opti
                 power += mw(lvl) * 0.3 * s.voice * frac;
             }
             (Some(p), power)
+        }
+    }
+}
+
+/// The voiced harmonics of an SSB voice `s` (pitch harmonics near [`FORMANTS`], on its
+/// sideband) into `p`'s tones, through the passband.
+fn voiced(p: &mut Part, pb: &Passband, s: &SignalSample) {
+    if s.pitch_hz <= 0.0 {
+        return;
+    }
+    let side = if s.kind == SignalKind::Lsb { -1.0 } else { 1.0 };
+    for (tone, (f, a)) in p.tones.iter_mut().zip(FORMANTS) {
+        let offset = (f / s.pitch_hz).round().max(1.0) * s.pitch_hz;
+        let rf = s.freq_hz + side * f64::from(offset);
+        let g = pb.gain_at(rf);
+        if g > 0.0 {
+            *tone = (pb.audio_hz(rf), a * g);
         }
     }
 }

@@ -1,12 +1,14 @@
 //! Frequency, mode and VFO commands: `00`, `01`, `02`, `03`, `04`, `05`, `06`, `07`,
 //! `0F`, `10`, `25`, `26`. `00`/`01` and `03`-`06` act on the selected receiver/VFO
 //! (`00`/`01` without a reply, then broadcast); `25`/`26` take 00 = selected, 01 =
-//! unselected (pitfall 16); `07` selects, swaps and equalizes with the profile's bytes.
+//! unselected (pitfall 16), on the models that have them (feature `unselected_vfo`; the
+//! IC-7100 answers them `FA`, as it does any command it does not know); `07` selects,
+//! swaps and equalizes with the profile's bytes.
 
 use super::codec::{Reply, bcd, flag, freq, freq_bytes, small, to_bcd};
 use super::state::Slot;
 use super::{SimRig, VfoState};
-use crate::profile::VfoScheme;
+use crate::profile::{Feature, VfoScheme};
 use crate::sim::audio_synth::mode;
 use crate::wire::civ::cmd::{self, sel, vfo};
 use crate::wire::civ::mode_name;
@@ -86,6 +88,9 @@ impl SimRig {
     }
 
     fn sel_or_unsel(&self, which: u8) -> Option<Slot> {
+        if !self.profile.has_feature(Feature::UnselectedVfo) {
+            return None;
+        }
         match which {
             sel::SELECTED => Some(self.state.selected_slot(self.scheme())),
             sel::UNSELECTED => Some(self.state.unselected_slot(self.scheme())),

@@ -20,8 +20,10 @@ struct ClockItems {
 }
 
 /// The clock's menu items per model. Not in the profile schema; from the Icom CI-V
-/// references as collected by IcomClockOmniRig. Models not listed (the IC-705) have no
-/// clock items here.
+/// references (as collected by IcomClockOmniRig). The IC-705's date and time are
+/// `01 65` / `01 66` (what a real IC-705 answers, issue 15.9); its UTC offset `01 70`
+/// follows its Time Set menu (date, time, GPS time correct, NTP function, NTP server,
+/// UTC offset), as the IC-9700's `01 84` and the IC-7610's `01 62` follow theirs.
 const CLOCK_ITEMS: &[ClockItems] = &[
     ClockItems {
         model: "IC-7610",
@@ -34,6 +36,12 @@ const CLOCK_ITEMS: &[ClockItems] = &[
         date: [0x01, 0x79],
         time: [0x01, 0x80],
         utc_offset: [0x01, 0x84],
+    },
+    ClockItems {
+        model: "IC-705",
+        date: [0x01, 0x65],
+        time: [0x01, 0x66],
+        utc_offset: [0x01, 0x70],
     },
     ClockItems {
         model: "IC-7100",

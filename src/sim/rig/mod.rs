@@ -69,6 +69,13 @@ use codec::Reply;
 use meters::TxAudioLevel;
 use sweep::SweepClock;
 
+/// Commands a radio takes under command 29 beyond its profile's routes (the routes are
+/// what rigweb sends wrapped; spec §8.3 lists the IC-7610's). The IC-7610's AGC `16 12`
+/// is per receiver and taken under command 29 by the real radio: spec §4.7 counts it
+/// among the cmd29-only per-receiver reads (as the AGC time constant `1A 04`, which
+/// §8.3 routes), although §8.3's list lacks it. `(model, command, sub-command)`.
+const MORE_CMD29: &[(&str, u8, u8)] = &[("IC-7610", cmd::FUNCTION, cmd::function::AGC)];
+
 /// How the simulated radio behaves.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SimRigConfig {
@@ -315,7 +322,10 @@ impl SimRig {
         } else {
             None
         };
-        if !self.profile.uses_cmd29(command, sub) {
+        let more = MORE_CMD29
+            .iter()
+            .any(|&(m, c, s)| m == self.profile.model() && c == command && Some(s) == sub);
+        if !self.profile.uses_cmd29(command, sub) && !more {
             return Reply::Nak;
         }
         match self.exec(Target::Rx(rx), command, rest, from) {

@@ -130,13 +130,15 @@ fn levels_and_functions_read_set_and_nak() {
         cmd::RECEIVER_PREFIX,
         &[1, cmd::FUNCTION, function::COMP],
     );
-    // the IC-7610 profile does not route AGC (16 12) through command 29: it is set on
-    // the selected receiver
-    nak(
+    // the IC-7610 profile does not route AGC (16 12) through command 29 (rigweb sets it
+    // on the selected receiver), but the radio takes it wrapped too (issue 15.9: it was
+    // NAKed; tests_freq::ic7610_agc_is_per_receiver_under_cmd29)
+    ack(
         &mut r,
         cmd::RECEIVER_PREFIX,
-        &[1, cmd::FUNCTION, function::AGC, 0x03],
+        &[1, cmd::FUNCTION, function::AGC, 0x02],
     );
+    assert_eq!(r.snapshot().rx_function(1, function::AGC), 2);
     ack(&mut r, cmd::VFO, &[vfo::SELECT_SUB]);
     ack(&mut r, cmd::FUNCTION, &[function::AGC, 0x01]);
     assert_eq!(r.snapshot().rx_function(1, function::AGC), 1);

@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
+use crate::profile::Feature;
 use crate::sim::audio_synth::mode;
+use crate::sim::rig::SimRig;
 use crate::sim::rng::Rng;
 use crate::sim::testutil::{ALL, ack, fb, nak, one, read, rig};
 use crate::wire::civ::cmd::{self, ext, function, level, meter, power, scope, sel, vfo};
@@ -12,9 +14,50 @@ fn freq_of(data: &[u8]) -> u64 {
     bcd_to_freq(data).expect("bcd freq")
 }
 
+/// The profiles with `25`/`26` (selected / unselected frequency and mode).
+fn with_25_26() -> Vec<&'static str> {
+    ALL.iter()
+        .copied()
+        .filter(|id| rig(id).profile().has_feature(Feature::UnselectedVfo))
+        .collect()
+}
+
 #[test]
-fn read_and_set_frequency_selected_and_unselected_on_every_profile() {
-    for id in ALL {
+fn a_radio_without_25_26_refuses_them_and_switches_vfos_with_07() {
+    // issue 15: the IC-7100 has no 25/26 (its CI-V reference lists neither); the
+    // simulator answered them as an IC-705 does
+    assert!(!with_25_26().contains(&"ic7100"));
+    assert!(with_25_26().contains(&"ic705"));
+    let mut r = rig("ic7100");
+    for c in [cmd::SEL_FREQ, cmd::SEL_MODE] {
+        nak(&mut r, c, &[sel::SELECTED]);
+        nak(&mut r, c, &[sel::UNSELECTED]);
+    }
+    let mut d = vec![sel::UNSELECTED];
+    d.extend_from_slice(&fb(7_100_000));
+    nak(&mut r, cmd::SEL_FREQ, &d);
+    nak(
+        &mut r,
+        cmd::SEL_MODE,
+        &[sel::UNSELECTED, mode::LSB, 0x00, 0x01],
+    );
+    // the classic commands on whichever VFO is selected
+    let a = freq_of(&read(&mut r, cmd::READ_FREQ, &[]));
+    ack(&mut r, cmd::VFO, &[vfo::SELECT_B]);
+    let b = freq_of(&read(&mut r, cmd::READ_FREQ, &[]));
+    assert_ne!(a, b, "the two VFOs start apart");
+    ack(&mut r, cmd::SET_MODE, &[mode::CW, 0x02]);
+    ack(&mut r, cmd::VFO, &[vfo::SELECT_A]);
+    assert_eq!(freq_of(&read(&mut r, cmd::READ_FREQ, &[])), a);
+    assert_ne!(read(&mut r, cmd::READ_MODE, &[]), vec![mode::CW, 0x02]);
+    ack(&mut r, cmd::VFO, &[vfo::SWAP]);
+    assert_eq!(freq_of(&read(&mut r, cmd::READ_FREQ, &[])), b, "swapped");
+    assert_eq!(read(&mut r, cmd::READ_MODE, &[]), vec![mode::CW, 0x02]);
+}
+
+#[test]
+fn read_and_set_frequency_selected_and_unselected_where_the_radio_has_25_26() {
+    for id in with_25_26() {
         let mut r = rig(id);
         let sel = freq_of(&read(&mut r, cmd::READ_FREQ, &[]));
         let s25 = read(&mut r, cmd::SEL_FREQ, &[sel::SELECTED]);
@@ -58,7 +101,7 @@ fn read_and_set_frequency_selected_and_unselected_on_every_profile() {
 
 #[test]
 fn selecting_sub_or_vfo_b_moves_selected_and_unselected() {
-    for id in ALL {
+    for id in with_25_26() {
         let mut r = rig(id);
         let a = freq_of(&read(&mut r, cmd::SEL_FREQ, &[sel::SELECTED])[1..]);
         let b = freq_of(&read(&mut r, cmd::SEL_FREQ, &[sel::UNSELECTED])[1..]);
@@ -123,7 +166,7 @@ fn selecting_sub_or_vfo_b_moves_selected_and_unselected() {
 
 #[test]
 fn swap_and_equalize_use_the_profile_bytes() {
-    for id in ALL {
+    for id in with_25_26() {
         let mut r = rig(id);
         let a = freq_of(&read(&mut r, cmd::SEL_FREQ, &[sel::SELECTED])[1..]);
         let b = freq_of(&read(&mut r, cmd::SEL_FREQ, &[sel::UNSELECTED])[1..]);
@@ -161,7 +204,7 @@ fn swap_and_equalize_use_the_profile_bytes() {
 
 #[test]
 fn mode_and_filter_sets_and_reads() {
-    for id in ALL {
+    for id in with_25_26() {
         let mut r = rig(id);
         ack(&mut r, cmd::SET_MODE, &[mode::CW, 0x02]); // CW FIL2
         assert_eq!(
@@ -511,4 +554,34 @@ fn never_panics_and_always_answers_the_sender() {
         }
         let _ = one(&mut r, cmd::READ_FREQ, &[]);
     }
+}
+
+#[test]
+fn ic7610_agc_is_per_receiver_under_cmd29() {
+    // issue 15.9: `29 <rx> 16 12` was NAKed (the profile's cmd29 routes lacked it)
+    let mut r = rig("ic7610");
+    let agc =
+        |r: &mut SimRig, rx: u8| read(r, cmd::RECEIVER_PREFIX, &[rx, cmd::FUNCTION, function::AGC]);
+    assert_eq!(agc(&mut r, 0), vec![0, cmd::FUNCTION, function::AGC, 0x02]);
+    ack(
+        &mut r,
+        cmd::RECEIVER_PREFIX,
+        &[1, cmd::FUNCTION, function::AGC, 0x03],
+    );
+    assert_eq!(agc(&mut r, 1), vec![1, cmd::FUNCTION, function::AGC, 0x03]);
+    assert_eq!(
+        agc(&mut r, 0),
+        vec![0, cmd::FUNCTION, function::AGC, 0x02],
+        "MAIN's own"
+    );
+    assert_eq!(
+        read(&mut r, cmd::FUNCTION, &[function::AGC]),
+        vec![function::AGC, 0x02]
+    );
+    // out of range is still refused
+    nak(
+        &mut r,
+        cmd::RECEIVER_PREFIX,
+        &[1, cmd::FUNCTION, function::AGC, 0x04],
+    );
 }

@@ -273,7 +273,7 @@ fn clock_menu_items_have_their_real_size_and_follow_the_clock() {
     assert_eq!(menu_at(&mut r, 1.0, 0x00, 0x72), vec![0x01, 0x02]);
     nak(&mut r, cmd::EXT, &[ext::MENU, 0x0A, 0x72]);
     nak(&mut r, cmd::EXT, &[ext::MENU, 0x01]);
-    // per model: the IC-9700's clock items; the IC-705 has none here (plain items)
+    // per model: the IC-9700's, IC-7100's and IC-705's clock items
     let mut r = SimRig::new(profile("ic9700"), cfg);
     assert_eq!(
         menu_at(&mut r, 1.0, 0x01, 0x79),
@@ -283,8 +283,22 @@ fn clock_menu_items_have_their_real_size_and_follow_the_clock() {
     assert_eq!(menu_at(&mut r, 1.0, 0x01, 0x58), vec![0x00]);
     let mut r = SimRig::new(profile("ic7100"), cfg);
     assert_eq!(menu_at(&mut r, 1.0, 0x01, 0x20).len(), 4);
+    // issue 15.9: the IC-705 had no clock items (`01 65` / `01 66` answered one byte)
     let mut r = SimRig::new(profile("ic705"), cfg);
-    assert_eq!(menu_at(&mut r, 1.0, 0x01, 0x58), vec![0x00]);
+    assert_eq!(
+        menu_at(&mut r, 1.0, 0x01, 0x65),
+        vec![0x20, 0x24, 0x07, 0x01]
+    );
+    assert_eq!(menu_at(&mut r, 1.0, 0x01, 0x66), vec![0x12, 0x00]);
+    assert!(menu_set_at(&mut r, 1.0, 0x01, 0x66, &[0x08, 0x15]));
+    assert_eq!(menu_at(&mut r, 61.0, 0x01, 0x66), vec![0x08, 0x16]);
+    assert_eq!(menu_at(&mut r, 1.0, 0x01, 0x70), vec![0x00, 0x00, 0x00]);
+    assert!(!menu_set_at(&mut r, 1.0, 0x01, 0x70, &[0x05, 0x30, 0x02]));
+    assert_eq!(
+        menu_at(&mut r, 1.0, 0x01, 0x58),
+        vec![0x00],
+        "the IC-7610's item"
+    );
     // without a configured clock: 2025-01-01 00:00
     let mut r = rig("ic7610");
     assert_eq!(

@@ -6,7 +6,10 @@
 //! Requests are rebuilt from the checked head, not copied: hop-by-hop headers go,
 //! the body (already complete, chunked ones decoded) gets its `Content-Length`, and an
 //! internal header carries a per-process secret, so that tiny_http serves only what
-//! came through the front door.
+//! came through the front door. Header values that are not ASCII are left out: tiny_http
+//! reads only ASCII header lines (it drops the connection on anything else), and the
+//! headers the REST routes read (`Authorization`, `Content-Type`, `Accept-Encoding`,
+//! `If-None-Match`) have ASCII values when valid.
 
 use std::collections::VecDeque;
 use std::io::{self, ErrorKind, Read, Write};
@@ -41,7 +44,7 @@ const HOP_BY_HOP: [&str; 10] = [
 pub fn encode_request(req: &Request, secret: &str, peer: SocketAddr) -> Vec<u8> {
     let mut head = format!("{} {} HTTP/1.1\r\n", req.head.method, req.head.target);
     for (k, v) in &req.head.headers {
-        if !HOP_BY_HOP.iter().any(|h| k.eq_ignore_ascii_case(h)) {
+        if !HOP_BY_HOP.iter().any(|h| k.eq_ignore_ascii_case(h)) && v.is_ascii() {
             head.push_str(&format!("{k}: {v}\r\n"));
         }
     }
@@ -404,7 +407,8 @@ mod tests {
     use crate::web::front::head::{BodyFraming, RequestHead, Version};
 
     #[test]
-    fn requests_are_rebuilt_without_hop_by_hop_headers() {
+    fn requests_are_rebuilt_without_hop_by_hop_headers_or_non_ascii_values() {
+        // issue 15.7: tiny_http drops a connection whose head is not ASCII (a 502)
         let req = Request {
             head: RequestHead {
                 method: "POST".into(),
@@ -415,6 +419,7 @@ mod tests {
                     ("Transfer-Encoding".into(), "chunked".into()),
                     ("X-Rigweb-Front".into(), "forged".into()),
                     ("Connection".into(), "keep-alive".into()),
+                    ("User-Agent".into(), "café".into()),
                     ("Content-Type".into(), "application/json".into()),
                 ],
                 body: BodyFraming::Chunked,

@@ -129,34 +129,47 @@ pub fn parse(buf: &[u8], max_head: usize) -> Result<Option<(RequestHead, usize)>
 }
 
 /// Parses a complete head (as [`scan`] delimited it, its empty line included).
+///
+/// The request line and header names are ASCII. Header values are opaque bytes (RFC 9110
+/// `obs-text` included): UTF-8 or not, they are accepted; one that is not UTF-8 is kept
+/// with U+FFFD for its invalid bytes (no header the server reads is valid so).
 pub fn parse_complete(head: &[u8]) -> Result<RequestHead, Refusal> {
     let body = head.strip_suffix(b"\r\n\r\n").unwrap_or(head);
-    let text = std::str::from_utf8(body).map_err(|_| bad("the request head is not valid UTF-8"))?;
-    let mut lines = text.split("\r\n");
-    let request_line = lines.next().unwrap_or("");
-    if text.split("\r\n").any(|l| l.contains('\r')) {
+    let mut lines = split_crlf(body);
+    let request_line = lines.next().unwrap_or_default();
+    if body.contains(&b'\r') && split_crlf(body).any(|l| l.contains(&b'\r')) {
         return Err(bad("a bare CR in the request head; HTTP lines end in CRLF"));
     }
+    let request_line = std::str::from_utf8(request_line)
+        .ok()
+        .filter(|l| l.is_ascii())
+        .ok_or_else(|| bad("the request line is not ASCII"))?;
     let (method, target, version) = request_line_parts(request_line)?;
     let mut headers = Vec::new();
     for line in lines {
-        if line.starts_with(' ') || line.starts_with('\t') {
+        if line.starts_with(b" ") || line.starts_with(b"\t") {
             return Err(bad("folded header lines are not accepted"));
         }
-        let Some((name, value)) = line.split_once(':') else {
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
             return Err(bad(format!(
                 "header line without a colon: {:?}",
-                clip(line)
+                clip(&String::from_utf8_lossy(line))
             )));
         };
-        if name.is_empty() || !name.bytes().all(is_token) {
-            return Err(bad(format!("invalid header name {:?}", clip(name))));
+        let (name, value) = (&line[..colon], &line[colon + 1..]);
+        if name.is_empty() || !name.iter().copied().all(is_token) {
+            return Err(bad(format!(
+                "invalid header name {:?}",
+                clip(&String::from_utf8_lossy(name))
+            )));
         }
-        let value = value.trim_matches([' ', '\t']);
-        if value.bytes().any(|b| b < 0x20 && b != b'\t' || b == 0x7f) {
+        // tokens are ASCII: the name converts as it is
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = trim_blanks(value);
+        if value.iter().any(|&b| b < 0x20 && b != b'\t' || b == 0x7f) {
             return Err(bad(format!("control character in header {name}")));
         }
-        headers.push((name.to_string(), value.to_string()));
+        headers.push((name, String::from_utf8_lossy(value).into_owned()));
     }
     let mut head = RequestHead {
         method: method.to_string(),
@@ -170,6 +183,35 @@ pub fn parse_complete(head: &[u8]) -> Result<RequestHead, Refusal> {
     head.body = body_framing(&head)?;
     head.expects_continue = expectation(&head)?;
     Ok(head)
+}
+
+/// `bytes` without the spaces and tabs around it.
+fn trim_blanks(bytes: &[u8]) -> &[u8] {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |e| e + 1);
+    &bytes[start..end.max(start)]
+}
+
+/// The lines of `bytes` split at CRLF.
+fn split_crlf(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(bytes);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.windows(2).position(|w| w == b"\r\n") {
+            Some(i) => {
+                rest = Some(&r[i + 2..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
 }
 
 fn bad(message: impl Into<String>) -> Refusal {
@@ -448,6 +490,86 @@ mod tests {
             refused(b"GET / HTTP/1.1\r\nHost: a\r\nExpect: foo\r\n\r\n"),
             (417, "expectation_failed")
         );
+    }
+
+    #[test]
+    fn header_values_are_opaque_bytes() {
+        // issue 15.7: a UTF-8 (non-ASCII) header value ended in a 502 further on
+        let h = parse(
+            b"GET / HTTP/1.1\r\nHost: a\r\nUser-Agent: caf\xc3\xa9\r\nX-Latin: caf\xe9 \r\n\r\n",
+            MAX,
+        )
+        .unwrap()
+        .unwrap()
+        .0;
+        assert_eq!(h.header("user-agent"), Some("café"));
+        assert_eq!(
+            h.header("x-latin"),
+            Some("caf\u{fffd}"),
+            "not UTF-8: kept lossily"
+        );
+        // the request line and the names stay ASCII; control characters stay refused
+        assert_eq!(
+            refused(b"GET /caf\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n").0,
+            400
+        );
+        assert_eq!(
+            refused(b"GET / HTTP/1.1\r\nHost: a\r\nCaf\xc3\xa9: x\r\n\r\n").0,
+            400
+        );
+        assert_eq!(
+            refused(b"GET / HTTP/1.1\r\nHost: a\r\nX: \x0cb\r\n\r\n").0,
+            400
+        );
+        assert_eq!(
+            refused(b"GET / HTTP/1.1\r\nHost: a\r\nX: b\xc3\x7f\r\n\r\n").0,
+            400
+        );
+        let h = ok("GET / HTTP/1.1\r\nHost: a\r\nX: \t \r\nY:\r\n\r\n");
+        assert_eq!((h.header("x"), h.header("y")), (Some(""), Some("")));
+    }
+
+    #[test]
+    fn random_heads_of_odd_bytes_parse_consistently() {
+        // the fuzz target's invariants (fuzz/fuzz_targets/front_head.rs) over heads built
+        // from pieces that matter: CR, LF, colons, blanks, non-ASCII and control bytes
+        const PIECES: [&[u8]; 14] = [
+            b"\r\n",
+            b"\r",
+            b"\n",
+            b":",
+            b" ",
+            b"\t",
+            b"Host: a",
+            b"X",
+            b"caf\xc3\xa9",
+            b"\xe9",
+            b"\xff",
+            b"\x01",
+            b"GET / HTTP/1.1\r\n",
+            b"\r\n\r\n",
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let mut buf = b"GET / HTTP/1.1\r\n".to_vec();
+            for _ in 0..(next() % 12) {
+                buf.extend_from_slice(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            buf.extend_from_slice(b"\r\n\r\n");
+            if let Ok(Some((head, len))) = parse(&buf, MAX) {
+                assert_eq!(parse_complete(&buf[..len]).ok(), Some(head.clone()));
+                for (k, v) in &head.headers {
+                    assert!(!k.is_empty() && k.is_ascii());
+                    assert!(!k.contains(['\r', '\n']) && !v.contains(['\r', '\n']));
+                }
+            }
+        }
     }
 
     #[test]

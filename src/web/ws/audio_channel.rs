@@ -7,7 +7,9 @@
 //!   `session` (its control socket's `hello.session`) owns a confirmed PTT are decoded,
 //!   resampled to the radio's rate and sent in the radio's codec; anybody else's frames
 //!   are dropped with one `ptt_required` error. They stop reaching the radio the moment
-//!   an unkey is asked for or PTT drops, whatever the cause.
+//!   an unkey is asked for or PTT drops, whatever the cause. What reaches the radio is
+//!   capped at real time plus [`super::tx_gate::BURST`] per owner, across all the audio
+//!   sockets started with its session.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -105,6 +107,11 @@ fn direction(msg: &Map<String, Value>) -> Result<Direction, CommandError> {
 
 /// Validates an `audio_start`; `rx_channels` is what the radio sends.
 pub fn parse_start(msg: &Map<String, Value>, rx_channels: u8) -> Result<AudioAsk, CommandError> {
+    messages::check_fields(
+        msg,
+        "audio_start",
+        &["direction", "codec", "sample_rate", "channels", "session"],
+    )?;
     let direction = direction(msg)?;
     let codec = match msg.get("codec") {
         None | Some(Value::Null) => AudioCodec::Opus,
@@ -263,12 +270,15 @@ impl AudioChannel {
                     let e = CommandError::param("channels", "allowed 1 or 2");
                     return self.fail(id, &e, ctx);
                 };
-                let tap = Arc::new(Tap::new(
-                    HIGH_WATERMARK,
-                    self.app.cfg.first_sequence,
-                    Some(ctx.handle.waker()),
-                    Box::new(|_| true),
-                ));
+                let tap = Arc::new(
+                    Tap::new(
+                        HIGH_WATERMARK,
+                        self.app.cfg.first_sequence,
+                        Some(ctx.handle.waker()),
+                        Box::new(|_| true),
+                    )
+                    .counting_drops(self.app.stream_stats.audio_dropped.clone()),
+                );
                 if let Some(d) = ctx.direct() {
                     let stats = self.app.stream_stats.clone();
                     tap.set_direct(Box::new(move |seq, f: &Arc<AudioOut>| {
@@ -310,7 +320,8 @@ impl AudioChannel {
                     control,
                     decoder,
                     resampler: Resampler::new(from, to, 1),
-                    gate: TxGate::default(),
+                    // the owner's real-time budget, shared by all its audio sockets
+                    gate: TxGate::new(self.app.tx_credits.for_owner(control)),
                     samples: Vec::new(),
                     resampled: Vec::new(),
                     _hold: self.app.radio.hold_audio(),
@@ -425,7 +436,9 @@ impl Channel for AudioChannel {
                 Ok(ask) => self.start(ask, id, ctx),
                 Err(e) => self.fail(id, &e, ctx),
             },
-            Some("audio_stop") => match direction(&msg) {
+            Some("audio_stop") => match messages::check_fields(&msg, "audio_stop", &["direction"])
+                .and_then(|()| direction(&msg))
+            {
                 Ok(d) => {
                     match d {
                         Direction::Rx => self.rx = None,

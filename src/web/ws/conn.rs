@@ -21,6 +21,10 @@ use tungstenite::{Bytes, Message, Utf8Bytes};
 
 use super::direct::Direct;
 use crate::net::waker::{WakeReceiver, Waker};
+use crate::util::log_limit::{DEFAULT_BURST, DEFAULT_INTERVAL, LogLimiter};
+
+/// "Message queue overflowed" (once per client, but a flood of clients), limited.
+static QUEUE_OVERFLOWED: LogLimiter = LogLimiter::new(DEFAULT_BURST, DEFAULT_INTERVAL);
 
 /// Limits of every WebSocket.
 #[derive(Debug, Clone)]
@@ -82,7 +86,9 @@ impl ClientHandle {
         if self.queued.fetch_add(1, Ordering::AcqRel) >= self.capacity {
             self.queued.fetch_sub(1, Ordering::AcqRel);
             if !self.overflowed.swap(true, Ordering::AcqRel) {
-                log::warn!(
+                crate::log_limited!(
+                    QUEUE_OVERFLOWED,
+                    log::Level::Warn,
                     "ws client {}: message queue overflowed; closing it",
                     self.id
                 );

@@ -1,7 +1,8 @@
 //! `/api/v1/ws`, the control channel: `hello` on connect; `subscribe` / `unsubscribe`
 //! (streams `events`, `scope`, `meters`); the snapshot (`state` + `state_update` full)
 //! after every subscribe, then deltas; `event`s; `cmd` -> `response` with the same id,
-//! validated by the command table, rate limited per `set_*` name, with PTT ownership.
+//! validated by the command table, queued for the radio as this client's (its own queue
+//! and rate limits, `radio/dispatch`), with PTT ownership.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -11,22 +12,28 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
 use super::conn::{Channel, ClientHandle, Ctx};
+use super::control_messages::{self, SubscribeAsk};
 use super::feed::StateFeed;
 use super::messages;
 use super::pacer::Pacer;
-use super::rate_limit::{RateLimiter, Verdict};
 use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::MeterReading;
 use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
+use crate::radio::service::RadioClient;
 use crate::radio::table;
+use crate::station::dx::buffer::Spot;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
 use crate::wire::web::MeterFrame;
 
-const STREAMS: [&str; 3] = ["events", "scope", "meters"];
+/// Ping interval of a client while it owns PTT.
+pub const OWNER_PING_INTERVAL: Duration = Duration::from_secs(1);
+/// Pong timeout of a client while it owns PTT: a PTT owner that answers nothing for this
+/// long after its last pong is cut at once and its PTT released (docs/API.md, *PTT*).
+pub const OWNER_PONG_TIMEOUT: Duration = Duration::from_secs(3);
 /// Told whether a command succeeded once it ended (or could not be queued).
 type Done = Box<dyn FnOnce(bool) + Send>;
 /// S-meter events at most this often.
@@ -52,29 +59,28 @@ pub struct ControlChannel {
     id: u64,
     handle: Option<Arc<ClientHandle>>,
     feed: Option<(u64, Arc<StateFeed>)>,
+    /// New DX spots for the feed (while it exists and the server has DX feeds).
+    dx_spots: Option<Subscription<Spot>>,
     streams: BTreeSet<&'static str>,
     scope: Option<ScopeTap>,
     meters: Option<MeterTap>,
-    limiter: RateLimiter,
-}
-
-fn stream_name(s: &str) -> Option<&'static str> {
-    STREAMS.iter().copied().find(|x| *x == s)
+    /// This client's queue at the radio (from `open` until `closed`).
+    radio: Option<RadioClient>,
 }
 
 impl ControlChannel {
     /// A channel for client `id`.
     pub fn new(app: Arc<AppCtx>, id: u64) -> ControlChannel {
-        let window = app.cfg.rate_window;
         ControlChannel {
             app,
             id,
             handle: None,
             feed: None,
+            dx_spots: None,
             streams: BTreeSet::new(),
             scope: None,
             meters: None,
-            limiter: RateLimiter::new(window),
+            radio: None,
         }
     }
 
@@ -95,6 +101,10 @@ impl ControlChannel {
         {
             let e = CommandError::param("id", "must be a string (or a number)");
             self.reply_error(None, &e, ctx);
+            return;
+        }
+        if let Err(e) = control_messages::check_fields(msg) {
+            self.reply_error(id, &e, ctx);
             return;
         }
         match msg.get("type").and_then(Value::as_str) {
@@ -118,48 +128,56 @@ impl ControlChannel {
         }
     }
 
-    /// Queues `cmd` for the radio; its `response` carries `id`. `done` learns whether it
-    /// succeeded, whether it ran or could not even be queued.
-    fn submit(&self, cmd: Command, id: Value, ctx: &mut Ctx, done: Option<Done>) {
+    /// Queues `cmd` (row `spec`) for the radio as this client's; its `response` carries
+    /// `id` (`{"throttled":true}` at once when the rate limit holds it back). `done`
+    /// learns whether it succeeded, whether it ran or could not even be queued.
+    fn submit(
+        &self,
+        spec: &'static table::CommandSpec,
+        cmd: Command,
+        id: Value,
+        ctx: &mut Ctx,
+        done: Option<Done>,
+    ) {
+        let Some(radio) = self.radio.as_ref() else {
+            // not open yet, or closing: nothing is queued for it any more
+            let e = CommandError::new(ErrorCode::RadioUnavailable, "the connection is closing");
+            if let Some(f) = done {
+                f(false);
+            }
+            self.reply_error(Some(&id), &e, ctx);
+            return;
+        };
         let handle = ctx.handle.clone();
         let done = Arc::new(Mutex::new(done));
         let on_end = done.clone();
         let reply_id = id.clone();
-        let r = self.app.radio.submit(cmd, move |r| {
+        // an answer given at once (throttled) is written like this thread's own replies,
+        // so that it counts towards the replies that hold further reading; a later one
+        // is queued from the executor's thread
+        let at_once: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(Some(Vec::new())));
+        let now = at_once.clone();
+        let r = radio.submit(spec.name, spec.rate, cmd, move |r| {
             if let Some(f) = on_end.lock().take() {
                 f(r.is_ok());
             }
-            match r {
-                Ok(v) => handle.send_text(messages::ok(&reply_id, &v)),
-                Err(e) => handle.send_text(messages::fail(&reply_id, &e)),
+            let text = match r {
+                Ok(v) => messages::ok(&reply_id, &v),
+                Err(e) => messages::fail(&reply_id, &e),
+            };
+            match now.lock().as_mut() {
+                Some(texts) => texts.push(text),
+                None => handle.send_text(text),
             }
         });
+        for text in at_once.lock().take().unwrap_or_default() {
+            ctx.text(text);
+        }
         if let Err(e) = r {
             if let Some(f) = done.lock().take() {
                 f(false);
             }
             self.reply_error(Some(&id), &e, ctx);
-        }
-    }
-
-    /// Queues a rate-limited command that was acknowledged as throttled: a failure is
-    /// told to the client as a `command_failed` event (when it is still there).
-    fn submit_trailing(&self, name: String, cmd: Command, handle: Option<Arc<ClientHandle>>) {
-        let (later_name, later_handle) = (name.clone(), handle.clone());
-        let r = self.app.radio.submit(cmd, move |r| {
-            if let Err(e) = r {
-                trailing_failed(&later_name, &e, later_handle.as_ref());
-            }
-        });
-        if let Err(e) = r {
-            trailing_failed(&name, &e, handle.as_ref());
-        }
-    }
-
-    /// Sends the throttled commands that arrived before the command about to go out.
-    fn send_waiting(&self, waiting: Vec<(String, Command)>, ctx: &mut Ctx) {
-        for (name, cmd) in waiting {
-            self.submit_trailing(name, cmd, Some(ctx.handle.clone()));
         }
     }
 
@@ -181,8 +199,8 @@ impl ControlChannel {
             return;
         };
         let profile = self.app.radio.profile();
-        let (cmd, limited) = match table::parse(name, msg.get("params"), &profile) {
-            Ok(p) => (p.command, p.spec.rate_limited),
+        let (cmd, spec) = match table::parse(name, msg.get("params"), &profile) {
+            Ok(p) => (p.command, p.spec),
             Err(e) => {
                 self.reply_error(Some(&id), &e, ctx);
                 return;
@@ -199,19 +217,6 @@ impl ControlChannel {
             self.reply_error(Some(&id), &e, ctx);
             return;
         }
-        let now = Instant::now();
-        if limited {
-            match self.limiter.offer(name, &cmd, now) {
-                Verdict::Send { before, cmd } => {
-                    self.send_waiting(before, ctx);
-                    self.submit(cmd, id, ctx, None);
-                }
-                Verdict::Throttled => ctx.text(messages::ok(&id, &json!({"throttled": true}))),
-            }
-            return;
-        }
-        let waiting = self.limiter.before_unlimited(now);
-        self.send_waiting(waiting, ctx);
         if let (Command::SendCw(_), Some(other)) = (&cmd, self.app.ptt.owner())
             && other != self.id
         {
@@ -224,19 +229,19 @@ impl ControlChannel {
             return;
         }
         if cmd == Command::Ptt(true) {
-            self.key(cmd, id, ctx);
+            self.key(spec, cmd, id, ctx);
         } else {
             if cmd == Command::Ptt(false) {
                 // TX audio stops now, not when the radio confirms
                 self.app.ptt.unkeying();
             }
-            self.submit(cmd, id, ctx, None);
+            self.submit(spec, cmd, id, ctx, None);
         }
     }
 
     /// `ptt true`: only when no other client transmits or is keying; this client then
     /// owns PTT until the radio unkeys.
-    fn key(&self, cmd: Command, id: Value, ctx: &mut Ctx) {
+    fn key(&self, spec: &'static table::CommandSpec, cmd: Command, id: Value, ctx: &mut Ctx) {
         let transmitting = self.app.radio.store().read(|c| c.radio.transmitting());
         match self.app.ptt.claim(self.id, transmitting) {
             Claim::Busy(other) => {
@@ -246,88 +251,37 @@ impl ControlChannel {
                 );
                 self.reply_error(Some(&id), &e, ctx);
             }
+            Claim::Closed => {
+                let e = CommandError::new(
+                    ErrorCode::RadioUnavailable,
+                    "the server is shutting down: keying is closed",
+                );
+                self.reply_error(Some(&id), &e, ctx);
+            }
             Claim::Granted => {
                 let (app, me) = (self.app.clone(), self.id);
                 let done: Done = Box::new(move |ok| {
                     let keyed = app.radio.store().read(|c| c.radio.transmitting());
                     app.ptt.key_done(me, ok, keyed);
+                    if keyed && app.ptt.is_closed() {
+                        // keyed after the server began to stop (a key that was queued):
+                        // off again at once
+                        crate::web::ptt_watch::release(&app, "a key that ran during shutdown");
+                    }
                 });
-                self.submit(cmd, id, ctx, Some(done));
+                self.submit(spec, cmd, id, ctx, Some(done));
             }
-        }
-    }
-
-    fn parse_streams(
-        msg: &Map<String, Value>,
-        default_all: bool,
-    ) -> Result<Vec<&'static str>, CommandError> {
-        match msg.get("streams") {
-            None | Some(Value::Null) => Ok(if default_all {
-                STREAMS.to_vec()
-            } else {
-                vec!["events"]
-            }),
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|v| {
-                    let s = v.as_str().ok_or_else(|| {
-                        CommandError::param("streams", "must be an array of strings")
-                    })?;
-                    stream_name(s).ok_or_else(|| {
-                        CommandError::param(
-                            "streams",
-                            format!("unknown stream {s:?}; allowed: {}", STREAMS.join(", ")),
-                        )
-                    })
-                })
-                .collect(),
-            Some(_) => Err(CommandError::param(
-                "streams",
-                "must be an array of strings",
-            )),
         }
     }
 
     fn on_subscribe(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
         let profile = self.app.radio.profile();
-        let parsed = (|| {
-            let streams = Self::parse_streams(msg, false)?;
-            let fps = match msg.get("scope_fps") {
-                None | Some(Value::Null) => 30,
-                Some(v) => match v.as_u64() {
-                    Some(f) if (1..=60).contains(&f) => f as u32,
-                    _ => {
-                        return Err(CommandError::param(
-                            "scope_fps",
-                            format!("{v} is not allowed; allowed 1..60"),
-                        ));
-                    }
-                },
-            };
-            let max_rx = if profile.is_dual() { 1 } else { 0 };
-            let receiver = match msg.get("scope_receiver") {
-                None | Some(Value::Null) => 0,
-                Some(v) => match v.as_u64() {
-                    Some(r) if r <= max_rx => r as u8,
-                    _ => {
-                        return Err(CommandError::param(
-                            "scope_receiver",
-                            format!("{v} is not allowed; allowed 0..{max_rx}"),
-                        ));
-                    }
-                },
-            };
-            if streams.contains(&"scope")
-                && profile.scope.source == crate::profile::ScopeSourceKind::None
-            {
-                return Err(CommandError::new(
-                    ErrorCode::NotSupported,
-                    format!("the {} has no scope to stream", profile.model()),
-                ));
-            }
-            Ok((streams, fps, receiver))
-        })();
-        let (streams, fps, receiver) = match parsed {
+        let parsed = control_messages::parse_subscribe(msg, &profile);
+        let SubscribeAsk {
+            streams,
+            fps,
+            receiver,
+        } = match parsed {
             Ok(v) => v,
             Err(e) => {
                 self.reply_error(id, &e, ctx);
@@ -341,7 +295,10 @@ impl ControlChannel {
             if receiver == 1 {
                 ensure_dual_scope(&self.app);
             }
-            let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
+            let queue = Arc::new(
+                LatestWins::new(5, Some(ctx.handle.waker()))
+                    .counting_drops(self.app.stream_stats.scope_dropped.clone()),
+            );
             let sub = self.app.radio.scope().subscribe(queue.clone());
             self.scope = Some(ScopeTap {
                 _sub: sub,
@@ -366,6 +323,13 @@ impl ControlChannel {
             self.streams.contains("events"),
         ));
         let (sid, _) = self.app.radio.store().subscribe(feed.clone());
+        self.dx_spots = None;
+        self.dx_spots = self
+            .app
+            .station
+            .dx
+            .as_ref()
+            .map(|dx| dx.subscribe(feed.clone()));
         self.feed = Some((sid, feed));
     }
 
@@ -388,7 +352,10 @@ impl ControlChannel {
             .meters
             .demand(self.id, kinds, if frames { 10 } else { 5 });
         if self.meters.is_none() {
-            let queue = Arc::new(LatestWins::new(5, Some(ctx.handle.waker())));
+            let queue = Arc::new(
+                LatestWins::new(5, Some(ctx.handle.waker()))
+                    .counting_drops(self.app.stream_stats.meters_dropped.clone()),
+            );
             let sub = self.app.meters.readings().subscribe(queue.clone());
             self.meters = Some(MeterTap {
                 _sub: sub,
@@ -400,7 +367,7 @@ impl ControlChannel {
     }
 
     fn on_unsubscribe(&mut self, msg: &Map<String, Value>, id: Option<&Value>, ctx: &mut Ctx) {
-        let streams = match Self::parse_streams(msg, true) {
+        let streams = match control_messages::parse_streams(msg, true) {
             Ok(s) => s,
             Err(e) => {
                 self.reply_error(id, &e, ctx);
@@ -417,6 +384,7 @@ impl ControlChannel {
             Some((sid, _)) if self.streams.is_empty() => {
                 self.app.radio.store().unsubscribe(*sid);
                 self.feed = None;
+                self.dx_spots = None;
             }
             Some((_, feed)) => feed.events.store(
                 self.streams.contains("events"),
@@ -482,6 +450,12 @@ impl ControlChannel {
 impl Channel for ControlChannel {
     fn open(&mut self, ctx: &mut Ctx) {
         self.handle = Some(ctx.handle.clone());
+        // a throttled command that fails later is told as a `command_failed` event
+        let handle = ctx.handle.clone();
+        self.radio = Some(self.app.radio.client(Arc::new(move |name, e| {
+            let data = json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true});
+            handle.send_text(messages::event("command_failed", &data));
+        })));
         let session = match self.app.sessions.open(self.id) {
             Ok(s) => s,
             Err(e) => {
@@ -531,16 +505,13 @@ impl Channel for ControlChannel {
         }
     }
 
-    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Option<Instant> {
-        let due = self.limiter.due(now);
-        self.send_waiting(due, ctx);
-        self.limiter.poll_timeout()
+    fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Option<Instant> {
+        None
     }
 
     fn keepalive(&self) -> Option<(Duration, Duration)> {
         // while this client transmits, notice quickly if it vanishes without closing
-        (self.app.ptt.owner() == Some(self.id))
-            .then_some((Duration::from_secs(1), Duration::from_secs(3)))
+        (self.app.ptt.owner() == Some(self.id)).then_some((OWNER_PING_INTERVAL, OWNER_PONG_TIMEOUT))
     }
 
     fn closed(&mut self) {
@@ -548,15 +519,15 @@ impl Channel for ControlChannel {
         if let Some((sid, _)) = self.feed.take() {
             self.app.radio.store().unsubscribe(sid);
         }
+        self.dx_spots = None;
         self.scope = None;
         self.meters = None;
         self.app.meters.withdraw(self.id);
-        // what the client asked for is applied, even if it is no longer there to see it
-        for (name, cmd) in self.limiter.drain(Instant::now()) {
-            self.submit_trailing(name, cmd, None);
-        }
-        // the owner may be transmitting, or have a key command still on its way (queued
-        // commands run in order, so this unkey follows it)
+        // what the client asked for is still applied (each command in its window), even
+        // if it is no longer there to see it
+        self.radio = None;
+        // the owner may be transmitting, or have a key command still queued (the release
+        // goes to the radio first, and a key queued before it is not sent)
         if self.app.ptt.owner() == Some(self.id) {
             log::warn!("ws client {} left while owning PTT: releasing PTT", self.id);
             self.app.ptt.unkeying();
@@ -592,16 +563,5 @@ pub fn ensure_dual_scope(app: &AppCtx) {
     });
     if let Err(e) = r {
         log::warn!("dual scope for a SUB subscriber not queued: {e}");
-    }
-}
-
-/// Tells the client (or the log, once it left) that throttled command `name` failed.
-fn trailing_failed(name: &str, e: &CommandError, handle: Option<&Arc<ClientHandle>>) {
-    match handle {
-        Some(h) => {
-            let data = json!({"name": name, "error": e.code.as_str(), "message": e.message, "throttled": true});
-            h.send_text(messages::event("command_failed", &data));
-        }
-        None => log::warn!("throttled {name} of a client that left failed: {e}"),
     }
 }

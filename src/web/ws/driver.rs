@@ -14,7 +14,8 @@
 //! [`READS_PER_PASS`] messages, so that a client sending without pause cannot keep the
 //! thread from writing, pinging and pulling its streams. Nothing is ever dropped from
 //! the message lane: a client that lets it overflow is closed with 1008, and a close
-//! frame waits until what was queued before it is out (at most [`CLOSE_WAIT`]).
+//! frame waits until what was queued before it is out (at most [`CLOSE_WAIT`]). A client
+//! that misses the pong timeout is cut at once (no close handshake, no waiting).
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -502,8 +503,20 @@ pub fn run<K>(
             .is_some_and(|t| now >= pong_deadline(last_pong, t, ping_interval, pong_timeout))
             && closing_since.is_none()
         {
-            p.close.get_or_insert((1001, "pong timeout".into()));
-            awaiting_pong = None;
+            // a client that answers nothing is gone: no close handshake to wait for
+            // (CLOSE_LINGER) and no backlog to wait behind (CLOSE_WAIT), so that what it
+            // holds (PTT) is released the moment the pong timeout ends (RFC 6455 §7.1.7)
+            log::debug!("ws client {}: no pong for {pong_timeout:?}; cut", handle.id);
+            let partial = held.as_ref().is_some_and(|g| !g.pending.is_empty());
+            if !backed_up && !partial {
+                // a courtesy close frame, if it fits at once
+                let frame = CloseFrame {
+                    code: CloseCode::from(1001),
+                    reason: Utf8Bytes::from_static("pong timeout"),
+                };
+                let _ = ws.close(&mut stream, Some(frame));
+            }
+            break;
         } else if now >= next_ping && closing_since.is_none() {
             p.out
                 .push_back((Message::Ping(Bytes::from_static(b"ka")), None));

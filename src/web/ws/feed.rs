@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 
 use super::conn::ClientHandle;
 use super::messages;
+use crate::hub::Subscriber;
 use crate::radio::state::{Snapshot, StateChange, StateSink};
+use crate::station::dx::buffer::Spot;
 
 /// See the module docs.
 pub struct StateFeed {
@@ -55,6 +57,17 @@ impl StateSink for StateFeed {
             for e in &change.events {
                 self.handle.send_text(messages::event(e.name(), &e.data()));
             }
+        }
+    }
+}
+
+/// New DX spots reach a client that subscribed to `events` as `event` `dx_spot`, through
+/// the same lane as its state messages (never dropped).
+impl Subscriber<Spot> for StateFeed {
+    fn offer(&self, spot: &Arc<Spot>) {
+        if self.events.load(Ordering::Relaxed) {
+            self.handle
+                .send_text(messages::event("dx_spot", &spot.to_json()));
         }
     }
 }

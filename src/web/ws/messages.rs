@@ -39,6 +39,27 @@ pub fn parse_message(text: &str) -> Result<Map<String, Value>, CommandError> {
     }
 }
 
+/// Refuses a field of `msg` other than `type`, `id` and `fields`, as a command's unknown
+/// parameter is: `invalid_param` naming the field and the allowed ones (`what` is the
+/// message's type, e.g. `subscribe`).
+pub fn check_fields(
+    msg: &Map<String, Value>,
+    what: &str,
+    fields: &[&str],
+) -> Result<(), CommandError> {
+    let known = |k: &str| k == "type" || k == "id" || fields.contains(&k);
+    match msg.keys().find(|k| !known(k)) {
+        None => Ok(()),
+        Some(k) => {
+            let allowed: Vec<&str> = ["type", "id"].iter().chain(fields).copied().collect();
+            Err(CommandError::param(
+                k,
+                format!("unknown field of {what}; allowed: {}", allowed.join(", ")),
+            ))
+        }
+    }
+}
+
 /// `{"type":"error","error","message"}`, with the message's `id` when it had one.
 pub fn error(e: &CommandError, id: Option<&Value>) -> String {
     let mut v = json!({"type": "error", "error": e.code.as_str(), "message": e.message});
@@ -112,4 +133,23 @@ pub fn ok(id: &Value, result: &Value) -> String {
 /// A failed `response`.
 pub fn fail(id: &Value, e: &CommandError) -> String {
     json!({"type": "response", "id": id, "ok": false, "error": e.code.as_str(), "message": e.message}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_are_refused_naming_the_field_and_the_allowed_ones() {
+        let m = |v: Value| v.as_object().unwrap().clone();
+        let ok = m(json!({"type": "subscribe", "id": 1, "scope_fps": 20}));
+        assert!(check_fields(&ok, "subscribe", &["scope_fps", "scope_receiver"]).is_ok());
+        let bad = m(json!({"type": "subscribe", "scope_fsp": 20}));
+        let e = check_fields(&bad, "subscribe", &["scope_fps", "scope_receiver"]).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidParam);
+        assert_eq!(
+            e.message,
+            "scope_fsp: unknown field of subscribe; allowed: type, id, scope_fps, scope_receiver"
+        );
+    }
 }

@@ -44,6 +44,7 @@ pub struct MetersAsk {
 
 /// Validates a `meters_start` message against `profile`.
 pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<MetersAsk, CommandError> {
+    messages::check_fields(msg, "meters_start", &["meters", "fps"])?;
     let names = || MeterKind::ALL.map(MeterKind::name).join(", ");
     let asked: BTreeSet<MeterKind> = match msg.get("meters") {
         None | Some(Value::Null) => MeterKind::ALL.into_iter().collect(),
@@ -135,14 +136,17 @@ impl MetersChannel {
         self.running = None;
         let wanted: BTreeSet<MeterKind> = ask.kinds.iter().copied().collect();
         let mut pacer = Pacer::new(ask.fps);
-        let tap = Arc::new(Tap::new(
-            HIGH_WATERMARK,
-            self.app.cfg.first_sequence,
-            Some(ctx.handle.waker()),
-            Box::new(move |r: &MeterReading| {
-                r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
-            }),
-        ));
+        let tap = Arc::new(
+            Tap::new(
+                HIGH_WATERMARK,
+                self.app.cfg.first_sequence,
+                Some(ctx.handle.waker()),
+                Box::new(move |r: &MeterReading| {
+                    r.values.iter().any(|(k, _)| wanted.contains(k)) && pacer.take(Instant::now())
+                }),
+            )
+            .counting_drops(self.app.stream_stats.meters_dropped.clone()),
+        );
         if let Some(d) = ctx.direct() {
             let kinds = ask.kinds.clone();
             tap.set_direct(Box::new(move |seq, r: &Arc<MeterReading>| {
@@ -198,6 +202,9 @@ impl Channel for MetersChannel {
                 }
             }
             Some("meters_stop") => {
+                if let Err(e) = messages::check_fields(&msg, "meters_stop", &[]) {
+                    return self.fail(id, &e, ctx);
+                }
                 self.stop();
                 let mut reply = json!({"type": "meters_stopped"});
                 if let Some(id) = id {

@@ -1,18 +1,18 @@
 //! WebSocket routes: the checks the front door runs on an upgrade request (Origin,
-//! token, method, handshake headers, channel, per-channel cap; each refusal a status
+//! token, method, handshake headers, HTTP/1.1, channel, per-channel cap; each refusal a status
 //! with a JSON body, before anything is upgraded), and one thread per accepted client
 //! running its channel over its own stream (plain or TLS).
 
 pub mod audio_channel;
 pub mod conn;
 pub mod control;
+pub mod control_messages;
 pub mod direct;
 pub mod driver;
 pub mod feed;
 pub mod messages;
 pub mod meters_channel;
 pub mod pacer;
-pub mod rate_limit;
 pub mod registry;
 pub mod scope_channel;
 pub mod sockopt;
@@ -29,7 +29,7 @@ use self::conn::{Channel, ClientParts, Opening};
 use self::registry::Slot;
 use super::auth::{UNAUTHORIZED_MESSAGE, query_param};
 use super::context::AppCtx;
-use super::front::head::RequestHead;
+use super::front::head::{RequestHead, Version};
 use super::front::reply::{self, Refusal};
 use super::origin::OriginPolicy;
 use crate::net::transport::Transport;
@@ -111,6 +111,16 @@ pub fn check(
             format!("{path} is a WebSocket route: connect with a WebSocket client"),
         )
         .with_header("Upgrade", "websocket"));
+    }
+    if head.version != Version::Http11 {
+        // RFC 6455 §4.1: the opening handshake is an HTTP/1.1 request
+        return Err(Refusal::new(
+            400,
+            "bad_request",
+            format!(
+                "a WebSocket upgrade needs HTTP/1.1 (RFC 6455 §4.1); {path} was asked for over HTTP/1.0"
+            ),
+        ));
     }
     if head.header("Sec-WebSocket-Version") != Some("13") {
         // RFC 6455 §4.4: 426 with the version the server speaks

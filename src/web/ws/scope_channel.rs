@@ -112,6 +112,7 @@ fn parse_subscribe(
     now: ScopeAsk,
     profile: &Profile,
 ) -> Result<ScopeAsk, CommandError> {
+    messages::check_fields(msg, "subscribe", &["scope_fps", "scope_receiver"])?;
     let mut ask = now;
     match msg.get("scope_fps") {
         None | Some(Value::Null) => {}
@@ -194,12 +195,15 @@ impl Channel for ScopeChannel {
         self.counted = true;
         ctx.set_send_buffer(SEND_BUFFER);
         ctx.set_unsent_limit(UNSENT_LIMIT);
-        let tap = Arc::new(Tap::new(
-            HIGH_WATERMARK,
-            self.app.cfg.first_sequence,
-            Some(ctx.handle.waker()),
-            filter(self.ask),
-        ));
+        let tap = Arc::new(
+            Tap::new(
+                HIGH_WATERMARK,
+                self.app.cfg.first_sequence,
+                Some(ctx.handle.waker()),
+                filter(self.ask),
+            )
+            .counting_drops(self.app.stream_stats.scope_dropped.clone()),
+        );
         if let Some(d) = ctx.direct() {
             let stats = self.app.stream_stats.clone();
             tap.set_direct(Box::new(move |seq, s: &Arc<ScopeOut>| {

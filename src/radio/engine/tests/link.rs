@@ -53,23 +53,183 @@ fn power_off_and_on() {
 }
 
 #[test]
-fn a_radio_switched_off_at_its_front_panel_is_probed_and_found_again() {
+fn a_radio_switched_off_at_its_front_panel_is_in_standby_and_found_again() {
     let mut p = Pair::ready("ic7610");
+    p.watch_civ();
+    let reads = p.sent.len();
+    // with transceive on its last words are `18 00`; then its CI-V goes silent
     p.panel(PanelAction::PowerOff);
-    // a radio in standby sends no CI-V: the link's data watchdog reports it
-    p.engine.handle_link(LinkEvent::CivRecovering, p.now);
-    p.run_for(Duration::from_secs(5));
-    assert_eq!(p.content().detail.status, RadioStatus::PoweredOff);
-    let probes = p.sent_count(&[cmd::POWER]);
-    p.run_for(Duration::from_secs(10));
-    assert!(p.sent_count(&[cmd::POWER]) > probes, "probed while off");
+    p.run_for(Duration::from_secs(60));
+    let c = p.content();
+    assert_eq!(c.detail.status, RadioStatus::PoweredOff);
+    assert!(
+        c.detail
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("standby"),
+        "{:?}",
+        c.detail
+    );
+    assert_eq!(p.sent.len(), reads, "a radio in standby is not probed");
     p.panel(PanelAction::PowerOn);
-    p.engine.handle_link(LinkEvent::CivRecovered, p.now);
+    p.run_for(Duration::from_secs(30));
+    assert!(
+        p.content().connection.radio_ready,
+        "its data brings the state fetch: {:?}",
+        p.content().detail
+    );
+}
+
+#[test]
+fn a_radio_switched_on_again_at_once_is_found_by_one_more_ask() {
+    // it said `18 00` and was switched on again before its CI-V went silent: nothing
+    // tells the engine, so it asks once more after the link would have found it silent
+    let mut p = Pair::ready("ic7610");
+    p.watch_civ();
+    let probes = p.sent_count(&[cmd::POWER]);
+    p.panel(PanelAction::PowerOff);
+    p.run_for(Duration::from_millis(100));
+    assert_eq!(p.content().radio.power_on, Some(false));
+    p.panel(PanelAction::PowerOn);
+    p.run_for(Duration::from_secs(3));
+    assert_eq!(
+        p.sent_count(&[cmd::POWER]),
+        probes,
+        "not before the link could tell"
+    );
+    let end = p.now + Duration::from_secs(30);
+    p.run_until(end, |p| p.content().connection.radio_ready);
+    assert!(
+        p.content().connection.radio_ready,
+        "{:?}",
+        p.content().detail
+    );
+    assert_eq!(
+        p.sent_count(&[cmd::POWER]),
+        probes + 2,
+        "one ask, and the fetch's read"
+    );
+}
+
+/// Drops the `18 00` a radio broadcasts when switched off (a radio with transceive off
+/// goes silent without a word).
+fn no_power_report(p: &mut Pair) {
+    p.answers = Box::new(|_, f| {
+        if f.cmd == cmd::POWER && f.to == crate::wire::civ::BROADCAST {
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    });
+}
+
+#[test]
+fn a_radio_gone_silent_without_a_word_is_probed_and_can_be_switched_on() {
+    // regression (issue 15.1): the probe of a silent radio timed out, waited for its late
+    // answer and was due again at once, so the engine was never idle and the executor
+    // never handed it the power-on (504 after 60 s, WebSocket commands unanswered)
+    let mut p = Pair::ready("ic7610");
+    p.watch_civ();
+    no_power_report(&mut p);
+    p.panel(PanelAction::PowerOff);
+    p.run_for(Duration::from_secs(20));
+    let c = p.content();
+    assert_eq!(
+        c.detail.status,
+        RadioStatus::NotResponding,
+        "{:?}",
+        c.detail
+    );
+    assert_eq!(c.radio.power_on, None, "not known to be off, nor on");
+    let probes = p.sent_count(&[cmd::POWER]);
+    assert!(probes >= 3, "probed: {probes}");
+    // commands that would only time out are refused at once
+    let t = p.now;
+    let r = p.exec_offered(Command::SetFreq {
+        target: Target::Receiver(0),
+        hz: 14_100_000,
+    });
+    assert_eq!(code(&r), "radio_unavailable", "{r:?}");
+    assert!(p.now - t < Duration::from_secs(4), "{:?}", p.now - t);
+    let t = p.now;
+    let r = p.exec_offered(Command::Power(true));
+    assert_eq!(code(&r), "ok", "{r:?}");
+    assert!(
+        p.now - t < Duration::from_secs(5),
+        "handed over between two probes: {:?}",
+        p.now - t
+    );
+    assert!(p.rig.powered());
     p.run_for(Duration::from_secs(30));
     assert!(
         p.content().connection.radio_ready,
         "{:?}",
         p.content().detail
+    );
+}
+
+#[test]
+fn power_on_works_at_any_time_after_power_off() {
+    // regression (issue 15.1): after "recovering" (2.5 s of CI-V silence after the
+    // power-off) the probe kept the engine busy for good and the power-on never ran
+    for wait_s in [1, 3, 10, 60] {
+        let mut p = Pair::ready("ic7610");
+        p.watch_civ();
+        assert_eq!(ok(p.exec_offered(Command::Power(false)))["state"], "off");
+        p.run_for(Duration::from_secs(wait_s));
+        let c = p.content();
+        assert_eq!(c.detail.status, RadioStatus::PoweredOff, "{wait_s} s");
+        assert_eq!(c.radio.ptt, Some(false), "{wait_s} s");
+        // what needs the radio on is refused at once, not after a timeout
+        let t = p.now;
+        let r = p.exec_offered(Command::write(SettingId::Power, 0, 10));
+        assert_eq!(code(&r), "radio_unavailable", "{wait_s} s: {r:?}");
+        assert_eq!(p.now, t, "{wait_s} s: refused without a request");
+        let t = p.now;
+        let r = p.exec_offered(Command::Power(true));
+        assert_eq!(code(&r), "ok", "{wait_s} s: {r:?}");
+        assert!(
+            p.now - t < Duration::from_millis(100),
+            "{wait_s} s: one round trip, nothing in the way: {:?}",
+            p.now - t
+        );
+        assert!(p.rig.powered(), "{wait_s} s");
+        let end = p.now + Duration::from_secs(30);
+        p.run_until(end, |p| p.content().connection.radio_ready);
+        let c = p.content();
+        assert!(c.connection.radio_ready, "{wait_s} s: {:?}", c.detail);
+        assert_eq!(c.radio.power_on, Some(true));
+        assert_eq!(c.detail.status, RadioStatus::Connected);
+        // and the radio works
+        ok(p.exec_offered(Command::SetFreq {
+            target: Target::Receiver(0),
+            hz: 7_050_000,
+        }));
+    }
+}
+
+#[test]
+fn a_radio_in_standby_after_power_off_is_not_probed() {
+    let mut p = Pair::ready("ic9700");
+    p.watch_civ();
+    ok(p.exec_offered(Command::Power(false)));
+    let sent = p.sent.len();
+    p.run_for(Duration::from_secs(120));
+    assert_eq!(p.sent.len(), sent, "nothing sent to a radio in standby");
+    let c = p.content();
+    assert_eq!(
+        (c.detail.status, c.radio.power_on, c.radio.ptt),
+        (RadioStatus::PoweredOff, Some(false), Some(false))
+    );
+    assert!(
+        c.detail
+            .message
+            .as_deref()
+            .unwrap_or("")
+            .contains("standby"),
+        "{:?}",
+        c.detail
     );
 }
 

@@ -5,7 +5,9 @@
 
 mod commands;
 mod link;
+mod ptt_truth;
 mod safety;
+mod vfo;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -35,6 +37,9 @@ pub enum Fate {
     Delay(Duration),
     /// The radio answers NAK instead (requests only).
     Nak,
+    /// The radio acts on the request and answers NAK all the same: a reply that lies
+    /// (requests only; `rigweb sim --nak` does this).
+    Lie,
 }
 
 /// Decides the fate of the n-th frame (counted per direction) and the frame itself.
@@ -66,7 +71,8 @@ pub struct Pair {
     t0: Instant,
     pub now: Instant,
     latency: Duration,
-    to_rig: VecDeque<(Instant, Frame)>,
+    /// Requests on their way, with whether the radio's answer lies.
+    to_rig: VecDeque<(Instant, Frame, bool)>,
     to_engine: VecDeque<(Instant, Frame)>,
     /// Rule for requests (engine → radio).
     pub requests: Rule,
@@ -78,6 +84,21 @@ pub struct Pair {
     pub sent: Vec<Frame>,
     results: Arc<Mutex<Vec<(u32, CommandResult)>>>,
     next_id: u32,
+    /// Commands waiting in front of the engine, handed over as the executor does: one at
+    /// a time, only while the engine wants one.
+    waiting: VecDeque<Job>,
+    /// The link's CI-V data watchdog, modelled (see [`Pair::watch_civ`]).
+    civ_watch: Option<CivWatch>,
+}
+
+/// The link's CI-V data watchdog as the engine sees it: a radio in standby sends nothing
+/// on the CI-V port (a powered radio sends at least idles), so the link reports
+/// `CivRecovering` once the radio has been silent for the watchdog plus its quiet
+/// re-open, and `CivRecovered` when data flows again.
+#[derive(Default)]
+struct CivWatch {
+    silent_since: Option<Instant>,
+    reported: bool,
 }
 
 /// Test engine settings: the defaults (1.5 s timeout, 2 s probe, 250 ms..5 s release).
@@ -115,6 +136,8 @@ impl Pair {
             sent: Vec::new(),
             results: Arc::new(Mutex::new(Vec::new())),
             next_id: 0,
+            waiting: VecDeque::new(),
+            civ_watch: None,
         }
     }
 
@@ -129,6 +152,48 @@ impl Pair {
             p.content().detail
         );
         p
+    }
+
+    /// Models the link's CI-V data watchdog from now on (see [`CivWatch`]).
+    pub fn watch_civ(&mut self) {
+        self.civ_watch = Some(CivWatch::default());
+    }
+
+    /// How long the radio is silent before the link says so.
+    fn civ_silent_after() -> Duration {
+        let c = crate::lan::civ_client::CivClientConfig::default();
+        c.data_watchdog + c.quiet_recovery
+    }
+
+    /// Runs the modelled CI-V watchdog at `now`; true if it reported anything.
+    fn civ_watchdog(&mut self, now: Instant) -> bool {
+        let powered = self.rig.powered();
+        let Some(w) = self.civ_watch.as_mut() else {
+            return false;
+        };
+        let event = if powered {
+            w.silent_since = None;
+            std::mem::take(&mut w.reported).then_some(LinkEvent::CivRecovered)
+        } else {
+            let since = *w.silent_since.get_or_insert(now);
+            (!w.reported && now >= since + Self::civ_silent_after()).then(|| {
+                w.reported = true;
+                LinkEvent::CivRecovering
+            })
+        };
+        let Some(ev) = event else {
+            return false;
+        };
+        self.engine.handle_link(ev, now);
+        true
+    }
+
+    /// When the modelled watchdog next reports silence.
+    fn civ_watchdog_due(&self) -> Option<Instant> {
+        let w = self.civ_watch.as_ref()?;
+        w.silent_since
+            .filter(|_| !w.reported)
+            .map(|t| t + Self::civ_silent_after())
     }
 
     /// Sets the latency each way.
@@ -151,8 +216,7 @@ impl Pair {
         self.engine.handle_link(LinkEvent::State(st), self.now);
     }
 
-    /// Submits `cmd` (user lane); returns its id for [`Pair::result`].
-    pub fn submit(&mut self, cmd: Command) -> u32 {
+    fn job(&mut self, cmd: Command) -> (u32, Job) {
         let id = self.next_id;
         self.next_id += 1;
         let results = self.results.clone();
@@ -160,8 +224,32 @@ impl Pair {
             cmd,
             reply: Box::new(move |r| results.lock().push((id, r))),
         };
+        (id, job)
+    }
+
+    /// Submits `cmd` (user lane) at once; returns its id for [`Pair::result`].
+    pub fn submit(&mut self, cmd: Command) -> u32 {
+        let (id, job) = self.job(cmd);
         self.engine.submit(job, self.now);
         id
+    }
+
+    /// Queues `cmd` in front of the engine the way the executor does: it is handed over
+    /// only while the engine wants a job ([`Engine::wants_job`]), so an engine that is
+    /// never idle never gets it. Returns its id for [`Pair::result`].
+    pub fn offer(&mut self, cmd: Command) -> u32 {
+        let (id, job) = self.job(cmd);
+        self.waiting.push_back(job);
+        id
+    }
+
+    /// Runs `cmd` to its end through [`Pair::offer`] (at most a minute of virtual time).
+    pub fn exec_offered(&mut self, cmd: Command) -> CommandResult {
+        let id = self.offer(cmd);
+        let end = self.now + Duration::from_secs(60);
+        self.run_until(end, |p| p.result(id).is_some());
+        self.result(id)
+            .expect("the command was handed over and ended within a minute")
     }
 
     /// The result of command `id`, once it is there.
@@ -196,7 +284,9 @@ impl Pair {
         let n = self.n_answers;
         self.n_answers += 1;
         match (self.answers)(n, &f) {
-            Fate::Deliver | Fate::Nak => self.to_engine.push_back((self.now + self.latency, f)),
+            Fate::Deliver | Fate::Nak | Fate::Lie => {
+                self.to_engine.push_back((self.now + self.latency, f))
+            }
             Fate::Drop => {}
             Fate::Delay(d) => self.to_engine.push_back((self.now + self.latency + d, f)),
         }
@@ -213,8 +303,12 @@ impl Pair {
                 self.n_requests += 1;
                 let fate = (self.requests)(n, &f);
                 match fate {
-                    Fate::Deliver => self.to_rig.push_back((self.now + self.latency, f)),
-                    Fate::Delay(d) => self.to_rig.push_back((self.now + self.latency + d, f)),
+                    Fate::Deliver => self.to_rig.push_back((self.now + self.latency, f, false)),
+                    Fate::Lie => self.to_rig.push_back((self.now + self.latency, f, true)),
+                    Fate::Delay(d) => {
+                        self.to_rig
+                            .push_back((self.now + self.latency + d, f, false))
+                    }
                     Fate::Drop => {}
                     Fate::Nak => {
                         let nak = Frame::new(f.from, f.to, civ::NAK, &[]);
@@ -240,15 +334,27 @@ impl Pair {
             if done(self) {
                 return;
             }
-            // what is due now
             let now = self.now;
+            if self.engine.wants_job()
+                && let Some(job) = self.waiting.pop_front()
+            {
+                self.engine.submit(job, now);
+                continue;
+            }
+            // what is due now
             let mut worked = false;
-            self.to_rig.make_contiguous().sort_by_key(|(t, _)| *t);
-            while self.to_rig.front().is_some_and(|(t, _)| *t <= now) {
-                let (_, f) = self.to_rig.pop_front().expect("front");
+            self.to_rig.make_contiguous().sort_by_key(|(t, _, _)| *t);
+            while self.to_rig.front().is_some_and(|(t, _, _)| *t <= now) {
+                let (_, f, lie) = self.to_rig.pop_front().expect("front");
                 let replies = self.rig.handle(&f, self.rig_now());
-                for r in replies {
-                    self.radio_sent(r);
+                if lie && !replies.is_empty() {
+                    // acted on, and answered NAK all the same
+                    let nak = Frame::new(f.from, f.to, civ::NAK, &[]);
+                    self.radio_sent(nak);
+                } else {
+                    for r in replies {
+                        self.radio_sent(r);
+                    }
                 }
                 worked = true;
             }
@@ -261,6 +367,7 @@ impl Pair {
                 self.engine.handle_frame(f, now);
                 worked = true;
             }
+            worked |= self.civ_watchdog(now);
             self.engine.handle_timeout(now);
             if worked || self.engine_output() {
                 continue;
@@ -288,9 +395,10 @@ impl Pair {
             // the next instant anything happens
             let next = [
                 self.engine.poll_timeout(),
-                self.to_rig.front().map(|(t, _)| *t),
+                self.to_rig.front().map(|(t, _, _)| *t),
                 self.to_engine.front().map(|(t, _)| *t),
                 self.rig.next_due().map(|d| self.t0 + d),
+                self.civ_watchdog_due(),
             ]
             .into_iter()
             .flatten()

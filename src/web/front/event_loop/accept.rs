@@ -8,10 +8,14 @@ use std::time::{Duration, Instant};
 
 use super::{ACCEPT_BATCH, ACCEPT_PAUSE, Client, FD_RESERVE, Loop, answer_and_drop, fd_limit};
 use crate::net::transport::Transport;
+use crate::util::log_limit::{DEFAULT_INTERVAL, LogLimiter};
 use crate::web::front::PortRole;
 use crate::web::front::caps::OverCap;
 use crate::web::front::reply::Refusal;
 use crate::web::front::session::Session;
+
+/// "Accept failed", limited (it repeats while descriptors run out).
+static ACCEPT_FAILED: LogLimiter = LogLimiter::new(3, DEFAULT_INTERVAL);
 
 impl Loop {
     pub(super) fn accept(&mut self, port: usize, now: Instant) {
@@ -32,7 +36,9 @@ impl Loop {
                 }
                 Err(e) => {
                     // out of descriptors or memory: the clients wait in the backlog
-                    log::warn!(
+                    crate::log_limited!(
+                        ACCEPT_FAILED,
+                        log::Level::Warn,
                         "accept failed ({e}); pausing accepting for {:?}",
                         self.pause
                     );

@@ -17,6 +17,7 @@ use super::{FrontConfig, PortRole};
 use crate::net::poll::{Interest, poll};
 use crate::net::transport::Transport;
 use crate::net::waker::WakeReceiver;
+use crate::util::log_limit::{DEFAULT_BURST, DEFAULT_INTERVAL, LogLimiter};
 use crate::web::context::AppCtx;
 
 mod accept;
@@ -29,6 +30,8 @@ mod tests;
 /// Descriptors kept free for everything but new connections (threads' wakers, the
 /// radio, tiny_http's accepts): a connection that would leave fewer is refused.
 const FD_RESERVE: u64 = 64;
+/// "The REST backend did not answer in time", limited server-wide.
+static BACKEND_LATE: LogLimiter = LogLimiter::new(DEFAULT_BURST, DEFAULT_INTERVAL);
 /// How long a refused or finished connection is drained before it is closed (so that
 /// the client reads the answer instead of a reset).
 const LINGER: Duration = Duration::from_secs(2);
@@ -121,7 +124,10 @@ fn fd_limit() -> u64 {
     };
     // SAFETY: getrlimit writes into a valid rlimit.
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0 {
-        r.rlim_cur
+        // rlim_t is 32 bits wide on 32-bit ARM
+        #[allow(clippy::unnecessary_cast)]
+        let cur = r.rlim_cur as u64;
+        cur
     } else {
         1024
     }
@@ -344,7 +350,11 @@ impl Loop {
                 continue;
             };
             let conn = self.backend.conns.remove(b);
-            log::warn!("the REST backend did not answer in time");
+            crate::log_limited!(
+                BACKEND_LATE,
+                log::Level::Warn,
+                "the REST backend did not answer in time"
+            );
             if let Some(f) = conn.busy {
                 let owner = self.client_of(f.job.client);
                 self.backend_failed(owner, !f.job.reader.started(), 504, now);

@@ -3,9 +3,17 @@
 
 use std::time::Instant;
 
+use log::Level;
+
 use super::{Loop, OUT_MAX};
+use crate::util::log_limit::{DEFAULT_BURST, DEFAULT_INTERVAL, LogLimiter};
 use crate::web::front::backend::{ClientRef, Progress};
 use crate::web::front::reply::Refusal;
+
+/// The per-request warnings of the front door, each limited server-wide (a client
+/// repeating a request that fails must not fill the log).
+static BACKEND_FAILED: LogLimiter = LogLimiter::new(DEFAULT_BURST, DEFAULT_INTERVAL);
+static DISPATCH_FAILED: LogLimiter = LogLimiter::new(DEFAULT_BURST, DEFAULT_INTERVAL);
 
 impl Loop {
     pub(super) fn client_of(&self, r: Option<ClientRef>) -> Option<usize> {
@@ -48,7 +56,11 @@ impl Loop {
             Progress::Failed(job, why) => {
                 self.backend.conns.remove(b);
                 if let Some(job) = job {
-                    log::warn!("the REST backend failed a request: {why}");
+                    crate::log_limited!(
+                        BACKEND_FAILED,
+                        Level::Warn,
+                        "the REST backend failed a request: {why}"
+                    );
                     self.backend_failed(owner, !job.reader.started(), 502, now);
                 } else {
                     log::debug!("a REST backend connection closed: {why}");
@@ -116,7 +128,7 @@ impl Loop {
         loop {
             let failed = self.backend.dispatch(now);
             for (job, why) in failed {
-                log::warn!("{why}");
+                crate::log_limited!(DISPATCH_FAILED, Level::Warn, "{why}");
                 let owner = self.client_of(job.client);
                 self.backend_failed(owner, true, 503, now);
             }

@@ -52,6 +52,7 @@ pub(super) fn harness_with(
             registry,
             executor: ExecutorConfig::default(),
             queue: 16,
+            rate_window: Duration::from_millis(50),
         })
         .unwrap(),
     );

@@ -1,0 +1,192 @@
+//! The resource budget of a Raspberry Pi install (issue 16), as figures against limits:
+//!
+//! * RSS of the server at idle (radio link up, no web client) — budget 8 MiB;
+//! * RSS and CPU under the station load of `benches/streams.rs` (4 scope clients at
+//!   30 fps, a control client with a command every 200 ms, an Opus listener, meters at
+//!   20 fps) — budget 16 MiB;
+//! * the size of the release binary per target (`target/<triple>/release/rigweb`) —
+//!   budget 8 MB for aarch64;
+//! * the station load with the aarch64 binary under qemu-aarch64 (when it is built and
+//!   qemu-user is installed): a figure relative to the host's, not a Pi's.
+//!
+//! `cargo bench --bench budget -- [--seconds S]` (default 10 s per load window).
+//! The server measured is the host build of this bench, or `RIGWEB_BENCH_BIN`. The
+//! station load runs `cargo bench --bench streams -- --only "station load"` with the
+//! same binary and reads its figure line. Build the ARM binaries first for their sizes:
+//! `cargo zigbuild --release --target aarch64-unknown-linux-gnu.2.31` (README.md).
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use support::{SimProcess, arg, status_kb};
+
+const MIB: u64 = 1024;
+const IDLE_RSS_KB: u64 = 8 * MIB;
+const LOAD_RSS_KB: u64 = 16 * MIB;
+const AARCH64_BYTES: u64 = 8_000_000;
+const TARGETS: [&str; 2] = ["aarch64-unknown-linux-gnu", "armv7-unknown-linux-gnueabihf"];
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "within budget" } else { "OVER BUDGET" }
+}
+
+fn server_bin() -> String {
+    std::env::var("RIGWEB_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_rigweb").into())
+}
+
+/// The server as a child process against `sim`, once `/readyz` answers 200.
+fn start_server(sim: &SimProcess) -> (Child, SocketAddr) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let mut child = Command::new(server_bin())
+        .args([
+            "--radio",
+            "127.0.0.1",
+            "--radio-port",
+            &sim.port.to_string(),
+        ])
+        .args(["--radio-user", "bench", "--profile", "ic7610"])
+        .args(["--listen", &addr.to_string(), "--log-level", "warn"])
+        .env("RIGWEB_RADIO_PASSWORD", "bench")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start rigweb");
+    let end = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < end {
+        if ready(addr) {
+            return (child, addr);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the server did not get ready");
+}
+
+fn ready(addr: SocketAddr) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut s) = std::net::TcpStream::connect(addr) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    let _ = s.write_all(b"GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let mut buf = [0u8; 12];
+    s.read_exact(&mut buf).is_ok() && buf.starts_with(b"HTTP/1.1 200")
+}
+
+fn idle(secs: u64) {
+    let sim = SimProcess::start("ic7610", &[]);
+    let (mut server, _) = start_server(&sim);
+    std::thread::sleep(Duration::from_secs(secs));
+    let pid = server.id().to_string();
+    let (rss, hwm) = (status_kb(&pid, "VmRSS"), status_kb(&pid, "VmHWM"));
+    println!(
+        "idle (link up, no client, {secs} s)        RSS {rss} kB (peak {hwm} kB); budget {IDLE_RSS_KB} kB: {}",
+        verdict(hwm < IDLE_RSS_KB)
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// Runs the streams bench's station load with `bin` and returns its figure line.
+fn station_load(bin: &str, secs: u64) -> Option<String> {
+    let out = Command::new(env!("CARGO"))
+        .args(["bench", "--bench", "streams", "--"])
+        .args(["--only", "station load", "--seconds", &secs.to_string()])
+        .env("RIGWEB_BENCH_BIN", bin)
+        .stderr(Stdio::inherit())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.starts_with("station load") && l.contains("RSS"))
+        .map(str::to_string)
+}
+
+/// The peak RSS (kB) in a streams figure line.
+fn peak_kb(line: &str) -> Option<u64> {
+    line.split("peak")
+        .nth(1)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn report_load(label: &str, line: Option<String>, budget: Option<u64>) {
+    match line {
+        Some(l) => {
+            let verdict = match (budget, peak_kb(&l)) {
+                (Some(b), Some(p)) => format!("; budget {b} kB: {}", verdict(p < b)),
+                _ => String::new(),
+            };
+            println!(
+                "{label}: {}{verdict}",
+                l.trim_start_matches("station load").trim()
+            );
+        }
+        None => println!("{label}: no figure (the streams bench failed)"),
+    }
+}
+
+fn sizes() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for t in TARGETS {
+        let p = format!("{root}/target/{t}/release/rigweb");
+        match std::fs::metadata(&p) {
+            Ok(m) if t.starts_with("aarch64") => println!(
+                "binary {t:<32} {:>9} bytes; budget {AARCH64_BYTES}: {}",
+                m.len(),
+                verdict(m.len() < AARCH64_BYTES)
+            ),
+            Ok(m) => println!("binary {t:<32} {:>9} bytes", m.len()),
+            Err(_) => println!("binary {t:<32} not built ({p})"),
+        }
+    }
+}
+
+fn main() {
+    let secs = arg("--seconds", 10);
+    println!("== budget (server: {}) ==", server_bin());
+    sizes();
+    idle(secs);
+    report_load(
+        "station load (host)",
+        station_load(&server_bin(), secs),
+        Some(LOAD_RSS_KB),
+    );
+    let arm = format!(
+        "{}/target/aarch64-unknown-linux-gnu/release/rigweb",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let qemu = Command::new("qemu-aarch64")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !(qemu && std::path::Path::new(&arm).exists()) {
+        println!("station load (qemu-aarch64): skipped (needs qemu-user and {arm})");
+        return;
+    }
+    let wrapper = std::env::temp_dir().join(format!("rigweb-qemu-{}", std::process::id()));
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu {arm} \"$@\"\n"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    report_load(
+        "station load (aarch64 under qemu-aarch64, emulation included)",
+        station_load(wrapper.to_str().unwrap(), secs),
+        None,
+    );
+    let _ = std::fs::remove_file(&wrapper);
+}
