@@ -1,7 +1,8 @@
 //! The command catalogue, the docs and the command table agree: every row of the table
-//! is documented in docs/API.md's command reference with the same parameters, and
-//! `GET /api/v1/commands` lists, for each profile, exactly the rows the profile supports
-//! with the same parameters.
+//! is documented in docs/API.md's command reference with the same parameters (the
+//! settings commands' part of it is generated from the table: `UPDATE_DOCS=1 cargo test
+//! --test commands_catalogue` writes it), and `GET /api/v1/commands` lists, for each
+//! profile, exactly the rows the profile supports with the same parameters.
 
 mod common;
 
@@ -9,7 +10,7 @@ use std::collections::BTreeSet;
 
 use common::web::*;
 use rigweb::profile::ProfileRegistry;
-use rigweb::radio::table::{COMMANDS, all_params, catalogue};
+use rigweb::radio::table::{Action, COMMANDS, CommandSpec, TargetKind, all_params, catalogue};
 use serde_json::Value;
 
 /// `(name, parameter names)` of every row of the reference table in docs/API.md.
@@ -69,7 +70,10 @@ fn doc_row(name: &str) -> String {
         .expect("a command reference");
     text[start..]
         .lines()
-        .find(|l| l.starts_with(&format!("| `{name}` |")))
+        .find(|l| {
+            l.strip_prefix(&format!("| `{name}`"))
+                .is_some_and(|rest| rest.starts_with(" |") || rest.starts_with(':'))
+        })
         .unwrap_or_else(|| panic!("{name} is documented"))
         .to_string()
 }
@@ -97,7 +101,11 @@ fn must_say(param: &Value, row: &str) -> Vec<String> {
                 expect.extend(names.iter().map(|n| n.to_string()));
             }
         } else if let [first, .., last] = values.as_slice() {
-            expect.push(format!("{}..{}", num(first), num(last)));
+            // their run (0..45), or every value
+            let run = format!("{}..{}", num(first), num(last));
+            if !row.contains(&run) {
+                expect.extend(values.iter().map(num));
+            }
         }
     }
     if let Some(n) = param.get("maxLength") {
@@ -216,4 +224,175 @@ fn get_commands_serves_the_catalogue_of_the_connected_radio() {
         "{names:?}"
     );
     srv.shutdown();
+}
+
+/// The start and end markers of the generated part of docs/API.md.
+const SETTINGS_START: &str = "<!-- settings commands: generated from the command table";
+const SETTINGS_END: &str = "<!-- end of the settings commands -->";
+
+/// A catalogue number as the docs write it, with its unit.
+fn with_unit(text: String, param: &Value) -> String {
+    match param["unit"].as_str() {
+        Some(u) => format!("{text} {u}"),
+        None => text,
+    }
+}
+
+/// The allowed values of a catalogue parameter in words.
+fn allowed(param: &Value) -> String {
+    if param["type"] == "boolean" {
+        return "boolean".into();
+    }
+    let labels = param["labels"].as_array().map(|l| {
+        let l: Vec<&str> = l.iter().filter_map(Value::as_str).collect();
+        format!(" ({})", l.join(", "))
+    });
+    if let Some(values) = param["values"].as_array() {
+        if let Some(names) = values.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
+            return match names.as_slice() {
+                [] => String::new(),
+                [one] => one.to_string(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
+            };
+        }
+        let ints: Vec<i64> = values.iter().filter_map(Value::as_i64).collect();
+        let steps: BTreeSet<i64> = ints.windows(2).map(|w| w[1] - w[0]).collect();
+        let text = match (ints.as_slice(), steps.first()) {
+            ([first, _, _, ..], Some(1)) if steps.len() == 1 => {
+                format!("{first}..{}", ints[ints.len() - 1])
+            }
+            ([first, _, _, ..], Some(step)) if steps.len() == 1 => {
+                format!("{first}..{} in steps of {step}", ints[ints.len() - 1])
+            }
+            ([init @ .., last], _) if !init.is_empty() => {
+                let init: Vec<String> = init.iter().map(i64::to_string).collect();
+                format!("{} or {last}", init.join(", "))
+            }
+            _ => ints.iter().map(i64::to_string).collect(),
+        };
+        // labels of values with a unit say what the unit says already
+        return match labels.filter(|_| param.get("unit").is_none()) {
+            Some(l) => format!("{text}{l}"),
+            None => with_unit(text, param),
+        };
+    }
+    if let (Some(min), Some(max)) = (param.get("min"), param.get("max")) {
+        let mut text = format!("{}..{}", num(min), num(max));
+        if let Some(step) = param.get("step") {
+            text = format!("{text} in steps of {}", num(step));
+        }
+        return match labels.filter(|_| param.get("unit").is_none()) {
+            Some(l) => format!("{text}{l}"),
+            None => with_unit(text, param),
+        };
+    }
+    String::new()
+}
+
+/// The docs' row of a settings command: its name and description, each parameter's
+/// allowed values (per profile where they differ), its state fields and its result.
+fn settings_row(spec: &CommandSpec, catalogues: &[(String, Value)]) -> String {
+    let mut params = Vec::new();
+    for p in spec.params {
+        let mut per_text: Vec<(String, Vec<&str>)> = Vec::new();
+        for (model, cat) in catalogues {
+            let Some(cp) = cat["commands"]
+                .as_array()
+                .and_then(|c| c.iter().find(|c| c["name"] == spec.name))
+                .and_then(|c| c["params"].as_array())
+                .and_then(|ps| ps.iter().find(|x| x["name"] == p.name))
+            else {
+                continue;
+            };
+            let text = allowed(cp);
+            match per_text.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, models)) => models.push(model),
+                None => per_text.push((text, vec![model])),
+            }
+        }
+        let text = match per_text.as_slice() {
+            [(one, _)] => one.clone(),
+            many => many
+                .iter()
+                .map(|(t, models)| format!("{t} ({})", models.join(", ")))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        let optional = if p.required { "" } else { " optional" };
+        params.push(format!("`{}` {text}{optional}", p.name));
+    }
+    let mut params = params.join(", ");
+    if spec.need_one {
+        params.push_str(" (at least one)");
+    }
+    match spec.target {
+        TargetKind::None => {}
+        TargetKind::Receiver => params.push_str("; `vfo`/`receiver`"),
+        TargetKind::ScopeReceiver => {
+            params.push_str("; `receiver` (default: the one the scope shows)")
+        }
+    }
+    let state: Vec<String> = spec
+        .state_paths()
+        .iter()
+        .map(|(_, path)| format!("`{path}`"))
+        .collect();
+    let mut result: Vec<String> = Vec::new();
+    if spec.target == TargetKind::Receiver {
+        result.push("receiver".into());
+    }
+    for p in spec.params {
+        result.push(format!("{}{}", p.name, if p.required { "" } else { "?" }));
+    }
+    format!(
+        "| `{}`: {} | {params} | {} | `{{{}}}` |",
+        spec.name,
+        spec.description,
+        state.join(", "),
+        result.join(", ")
+    )
+}
+
+/// The generated part of docs/API.md: every command that writes settings.
+fn settings_reference() -> String {
+    let reg = ProfileRegistry::embedded();
+    let catalogues: Vec<(String, Value)> = reg
+        .ids()
+        .iter()
+        .map(|id| {
+            let p = reg.get(id).unwrap();
+            (p.model().to_string(), catalogue::catalogue(&p))
+        })
+        .collect();
+    let mut out =
+        String::from("| command | params | state field(s) | result |\n|---|---|---|---|\n");
+    for spec in COMMANDS
+        .iter()
+        .filter(|c| matches!(c.action, Action::Write(_)))
+    {
+        out.push_str(&settings_row(spec, &catalogues));
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_docs_settings_commands_are_those_the_table_generates() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/API.md");
+    let text = std::fs::read_to_string(path).expect("docs/API.md");
+    let start = text.find(SETTINGS_START).expect("the start marker");
+    let body = start + text[start..].find('\n').expect("a line") + 1;
+    let end = text.find(SETTINGS_END).expect("the end marker");
+    let want = settings_reference();
+    if text[body..end] != want {
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            let new = format!("{}{want}{}", &text[..body], &text[end..]);
+            std::fs::write(path, new).expect("writing docs/API.md");
+        } else {
+            panic!(
+                "docs/API.md's settings commands differ from the table; \
+                 `UPDATE_DOCS=1 cargo test --test commands_catalogue` writes them:\n{want}"
+            );
+        }
+    }
 }

@@ -149,7 +149,7 @@ fn reports_a_powered_off_radio() {
         .read(|c| c.radio.power_on == Some(false))));
     let (ready, status) = radio
         .store()
-        .read(|c| (c.connection.radio_ready, c.detail.status.as_str()));
+        .read(|c| (c.connection.radio_ready, c.detail.status.name()));
     assert!(!ready);
     assert_eq!(status, "powered_off");
     assert!(
@@ -224,7 +224,7 @@ fn wrong_credentials_are_a_clear_permanent_error() {
             .contains("user name or password"),
         "{st:?}"
     );
-    assert_eq!(radio.store().read(|c| c.detail.status.as_str()), "failed");
+    assert_eq!(radio.store().read(|c| c.detail.status.name()), "failed");
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(
         sim.stats().logins_rejected,
@@ -420,7 +420,7 @@ fn a_radio_already_in_standby_is_reported_off_and_can_be_switched_on() {
         wait_for(Duration::from_secs(10), || radio.store().read(|c| c
             .detail
             .status
-            .as_str()
+            .name()
             == "powered_off")),
         "{:?}",
         radio.store().read(|c| c.detail.clone())
@@ -456,7 +456,7 @@ fn a_radio_that_went_to_standby_is_found_so_after_a_reconnect() {
         wait_for(Duration::from_secs(10), || radio
             .store()
             .read(
-                |c| c.connection.rig_connected && c.detail.status.as_str() == "powered_off"
+                |c| c.connection.rig_connected && c.detail.status.name() == "powered_off"
             )),
         "{:?}",
         radio.store().read(|c| c.detail.clone())

@@ -13,6 +13,7 @@ use rigweb::radio::error::ErrorCode;
 use rigweb::radio::meters::MeterKind;
 use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::rig::PanelAction;
+use rigweb::wire::civ::Mode;
 use serde_json::json;
 
 const READY: Duration = Duration::from_secs(10);
@@ -49,7 +50,7 @@ fn ic7610_every_command_reaches_the_radio() {
     radio
         .execute(Command::SetMode {
             target: Target::Receiver(0),
-            mode: "CW".into(),
+            mode: Mode::Cw,
             filter: Some(2),
         })
         .unwrap();
@@ -79,10 +80,14 @@ fn ic7610_every_command_reaches_the_radio() {
     assert_eq!(sim_rf_power(&snap), 200);
     let st = radio.store().read(|c| c.radio.clone());
     assert_eq!(
-        (st.main.mode.as_deref(), st.main.filter, st.power),
+        (
+            st.main.mode.map(Mode::name),
+            st.main.filter,
+            st.settings.power
+        ),
         (Some("CW"), Some(2), Some(200))
     );
-    assert_eq!(st.sub.as_ref().unwrap().att, Some(12));
+    assert_eq!(st.sub.as_ref().unwrap().settings.att, Some(12));
 
     radio.execute(Command::Ptt(true)).unwrap();
     assert!(sim.snapshot().unwrap().ptt);
@@ -144,7 +149,7 @@ fn ic7610_every_command_reaches_the_radio() {
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioUnavailable);
     assert_eq!(
-        radio.store().read(|c| c.detail.status.as_str()),
+        radio.store().read(|c| c.detail.status.name()),
         "powered_off"
     );
     radio.execute(Command::Power(true)).unwrap();
@@ -281,7 +286,7 @@ fn front_panel_changes_arrive_within_100ms() {
     });
     assert!(wait_for(Duration::from_millis(100), || radio
         .store()
-        .read(|c| c.radio.main.mode.as_deref() == Some("LSB"))));
+        .read(|c| c.radio.main.mode.map(Mode::name) == Some("LSB"))));
     eprintln!("front panel -> state: {:?}", t.elapsed());
     radio.shutdown();
 }

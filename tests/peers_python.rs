@@ -29,6 +29,7 @@ use rigweb::radio::error::ErrorCode;
 use rigweb::radio::meters::MeterKind;
 use rigweb::radio::service::Radio;
 use rigweb::radio::table::settings::SettingId;
+use rigweb::wire::civ::Mode;
 use serde_json::{Value, json};
 
 const READY: Duration = Duration::from_secs(10);
@@ -238,10 +239,10 @@ fn mock_login_ready_and_initial_state() {
     assert!(wait_for(Duration::from_secs(3), || radio
         .store()
         .read(|c| c.radio.main.freq_hz == Some(14_074_000)
-            && c.radio.main.mode.as_deref() == Some("USB"))));
+            && c.radio.main.mode.map(Mode::name) == Some("USB"))));
     let main = radio.store().read(|c| c.radio.main.clone());
     assert_eq!(
-        (main.freq_hz, main.mode.as_deref(), main.filter),
+        (main.freq_hz, main.mode.map(Mode::name), main.filter),
         (Some(14_074_000), Some("USB"), Some(1))
     );
     assert_eq!(radio.link_status().state, LinkState::Ready);
@@ -268,7 +269,7 @@ fn mock_sets_reach_the_radio() {
     radio
         .execute(Command::SetMode {
             target: Target::Receiver(0),
-            mode: "CW".into(),
+            mode: Mode::Cw,
             filter: Some(2),
         })
         .expect("set mode");
@@ -292,11 +293,19 @@ fn mock_sets_reach_the_radio() {
     assert!(mock.wait_state("preamp", json!(1)), "{}", mock.state());
     let st = radio.store().read(|c| c.radio.clone());
     assert_eq!(
-        (st.main.freq_hz, st.main.mode.as_deref(), st.main.filter),
+        (
+            st.main.freq_hz,
+            st.main.mode.map(Mode::name),
+            st.main.filter
+        ),
         (Some(7_074_000), Some("CW"), Some(2))
     );
     assert_eq!(
-        (st.power, st.main.att, st.main.preamp),
+        (
+            st.settings.power,
+            st.main.settings.att,
+            st.main.settings.preamp
+        ),
         (Some(128), Some(0), Some(1))
     );
     mock.assert_clean();

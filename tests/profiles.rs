@@ -1,6 +1,9 @@
 //! The embedded profiles load, validate and carry the corrected facts of the spec.
 
 use rigweb::profile::{Profile, ProfileRegistry, ScopeSourceKind, VfoScheme};
+use rigweb::wire::civ::Mode;
+use rigweb::wire::lan::codec::LanCodec;
+use rigweb::wire::meter::MeterKind;
 
 #[test]
 fn embedded_profiles_load() {
@@ -81,6 +84,46 @@ fn invalid_profiles_are_rejected_with_the_field() {
     assert_ne!(typo, base);
     let err = Profile::from_toml("bad.toml", &typo).unwrap_err();
     assert!(err.to_string().contains("attenuater"), "{err}");
+}
+
+#[test]
+fn a_typo_in_a_meter_codec_or_mode_fails_at_load_and_names_the_known_words() {
+    let base = include_str!("../profiles/ic705.toml");
+    for (from, to, says) in [
+        (
+            "\"swr\"",
+            "\"swrr\"",
+            "unknown meter kind \"swrr\"; known: smeter, smeter_sub",
+        ),
+        (
+            "tx_codec = \"pcm16_mono\"",
+            "tx_codec = \"pcm16_mon\"",
+            "unknown lan codec \"pcm16_mon\"; known: ulaw_mono",
+        ),
+        (
+            "rx_codecs = [\"pcm16_mono\"",
+            "rx_codecs = [\"PCM16_mono\"",
+            "unknown lan codec \"PCM16_mono\"",
+        ),
+        (
+            "\"CW-R\", ",
+            "\"CWR\", ",
+            "unknown mode \"CWR\"; known: LSB, USB",
+        ),
+    ] {
+        let bad = base.replacen(from, to, 1);
+        assert_ne!(bad, base, "{from} is in the profile");
+        let err = Profile::from_toml("bad.toml", &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(says), "{err}");
+        assert!(err.starts_with("profile bad.toml:"), "{err}");
+    }
+    // the words typed in the profile are what the program uses
+    let p = Profile::from_toml("ic705.toml", base).unwrap();
+    assert_eq!(p.audio.tx_codec, LanCodec::Pcm16Mono);
+    assert!(p.has_meter(MeterKind::Swr) && !p.has_meter(MeterKind::SmeterSub));
+    assert!(p.has_mode(Mode::CwR));
 }
 
 #[test]

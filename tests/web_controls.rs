@@ -22,6 +22,49 @@ fn state(addr: std::net::SocketAddr) -> Value {
     get(addr, "/api/v1/state").json()
 }
 
+#[test]
+fn the_manual_notch_reaches_the_radio_the_state_and_the_events() {
+    let srv = start_server(serve_config("ic7610", None), Default::default());
+    let a = srv.addr();
+    let sim = srv.sim.as_ref().unwrap();
+    let mut ws = Ws::control(a);
+    ws.subscribe(&["events"]);
+    let r = ok(&ws.cmd(
+        "1",
+        "set_manual_notch",
+        json!({"on": true, "position": 200, "vfo": "SUB"}),
+    ))
+    .clone();
+    assert_eq!(r, json!({"receiver": 1, "on": true, "position": 200}));
+    let sub = &sim.snapshot().unwrap().receivers[1];
+    assert_eq!(
+        (sub.functions.get(&0x48), sub.levels.get(&0x0D)),
+        (Some(&1), Some(&200)),
+        "16 48 and 14 0D of SUB (command 29)"
+    );
+    let ev = ws
+        .until(Duration::from_secs(2), |v| {
+            v["name"] == "manual_notch_changed"
+        })
+        .unwrap();
+    assert_eq!(ev["data"], json!({"receiver": 1, "on": true}));
+    let s = state(a);
+    assert_eq!(
+        (&s["sub"]["manualNotch"], &s["sub"]["notchPosition"]),
+        (&json!(true), &json!(200))
+    );
+    assert_eq!(s["main"]["manualNotch"], false, "read by the fetch: off");
+    let r = ws.cmd("2", "set_manual_notch", json!({"position": 10}));
+    assert_eq!(r["error"], "invalid_param", "on is required: {r}");
+    let r = ws.cmd(
+        "3",
+        "set_manual_notch",
+        json!({"on": true, "position": 256}),
+    );
+    assert!(r["message"].as_str().unwrap().contains("0..255"), "{r}");
+    srv.shutdown();
+}
+
 both_ways!(each_control_reaches_the_radio_the_state_and_the_events);
 fn each_control_reaches_the_radio_the_state_and_the_events() {
     let srv = start_server(serve_config("ic7610", None), Default::default());

@@ -19,7 +19,7 @@ fn ok(r: &Value) -> &Value {
 }
 
 fn mode_name(code: u8) -> &'static str {
-    rigweb::wire::civ::mode_name(code).unwrap()
+    rigweb::wire::civ::Mode::from_code(code).unwrap().name()
 }
 
 fn rig_vfo(s: &RigSnapshot, v: usize) -> rigweb::sim::rig::VfoState {

@@ -479,11 +479,14 @@ fn bcd_vectors() {
 
 #[test]
 fn mode_table_is_bcd() {
-    assert_eq!(civ::mode_code("PSK"), Some(0x12));
-    assert_eq!(civ::mode_code("DV"), Some(0x17));
-    assert_eq!(civ::mode_code("DD"), Some(0x22));
-    assert_eq!(civ::mode_name(0x07), Some("CW-R"));
-    assert_eq!(civ::mode_name(0x18), None);
+    assert_eq!(civ::Mode::Psk.code(), 0x12);
+    assert_eq!(civ::Mode::Dv.code(), 0x17);
+    assert_eq!(civ::Mode::Dd.code(), 0x22);
+    assert_eq!(
+        civ::Mode::from_code(0x07).map(civ::Mode::name),
+        Some("CW-R")
+    );
+    assert_eq!(civ::Mode::from_code(0x18), None);
 }
 
 #[test]

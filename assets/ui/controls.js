@@ -1,4 +1,4 @@
-// The operating controls, built from the command catalogue (or its fallback): one row
+// The operating controls, built from the command catalogue: one row
 // per command in the panel of its group, a widget per parameter, values read back from
 // the state (a value the radio has not reported shows "—"), changes sent as commands.
 import { h, setText, throttle } from './dom.js';

@@ -20,6 +20,7 @@ export class Feeds {
     this.sink = sink;
     this.scopeRx = 0;
     this.via = { scope: null, meters: null };
+    this.meterNames = new Map();
     this.visible = !document.hidden;
     this.waitTimer = null;
     this.subscribed = false;
@@ -46,12 +47,17 @@ export class Feeds {
       const f = parseScopeFrame(buf);
       if (f) this.sink.scope(f);
     } else if (t === FRAME_METERS) {
-      const f = parseMeterFrame(buf);
+      const f = parseMeterFrame(buf, this.meterNames);
       if (!f) return;
       const m = {};
       for (const r of f.readings) m[r.name] = r.value;
       this.sink.meters(m);
     }
+  }
+
+  /** The names of the meter frame's ids: `meterIds` of the capabilities (`{name: id}`). */
+  setMeterNames(meterIds) {
+    this.meterNames = new Map(Object.entries(meterIds || {}).map(([name, id]) => [id, name]));
   }
 
   /** The control socket said hello: probe the channels, then subscribe. */

@@ -10,11 +10,6 @@ export const CODEC_PCM16 = 0x02;
 const SCOPE_HEADER = 16;
 const AUDIO_HEADER = 8;
 
-/** Meter ids of the meter frame, by name (interface.md §2.5). */
-export const METER_NAMES = {
-  1: 'smeter', 2: 'smeter_sub', 3: 'power', 4: 'swr', 5: 'alc', 6: 'comp', 7: 'id', 8: 'vd', 9: 'temp',
-};
-
 function view(buf) {
   return buf instanceof ArrayBuffer
     ? new DataView(buf)
@@ -45,8 +40,9 @@ export function parseScopeFrame(buf) {
   };
 }
 
-/** A meter frame `{seq, readings: [{id, name, value}]}`, or null when malformed. */
-export function parseMeterFrame(buf) {
+/** A meter frame `{seq, readings: [{id, name, value}]}`, or null when malformed; `names`
+ * maps meter ids to names (the capabilities' `meterIds`, inverted). */
+export function parseMeterFrame(buf, names) {
   const dv = view(buf);
   if (dv.byteLength < 4 || dv.getUint8(0) !== FRAME_METERS) return null;
   const count = dv.getUint8(3);
@@ -55,7 +51,7 @@ export function parseMeterFrame(buf) {
   for (let i = 0; i < count; i++) {
     const o = 4 + i * 3;
     const id = dv.getUint8(o);
-    readings.push({ id, name: METER_NAMES[id] || `meter${id}`, value: dv.getUint16(o + 1, true) });
+    readings.push({ id, name: names.get(id) || `meter${id}`, value: dv.getUint16(o + 1, true) });
   }
   return { seq: dv.getUint16(1, true), readings };
 }

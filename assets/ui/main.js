@@ -5,7 +5,7 @@ import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
 import { applyDelta, revisionFollows, errorText, PROTO } from './protocol.js';
-import { controlsFromCatalogue, fallbackCatalogue, commandTarget } from './catalogue.js';
+import { controlsFromCatalogue, commandTarget } from './catalogue.js';
 import { ScopeView } from './scope.js';
 import { Overlays } from './overlays.js';
 import { VfoPanel } from './vfo.js';
@@ -25,7 +25,6 @@ const app = {
   info: null,
   caps: null,
   descs: [],
-  catalogueSource: null,
   state: null,
   revision: null,
   session: null,
@@ -179,9 +178,8 @@ async function loadServer(info) {
     app.api.get('/api/v1/commands'),
     app.api.get('/api/v1/state'),
   ]);
-  if (caps.status !== 200 || state.status !== 200) throw new Error('the server is not ready');
-  const haveCatalogue = cat.status === 200 && cat.body && Array.isArray(cat.body.commands);
-  const catalogue = haveCatalogue ? cat.body : fallbackCatalogue(caps.body);
+  if (caps.status !== 200 || cat.status !== 200 || state.status !== 200) throw new Error('the server is not ready');
+  const catalogue = cat.body;
   const sig = JSON.stringify([caps.body, catalogue]);
   app.info = info;
   // the socket's snapshot may be newer than this answer
@@ -192,7 +190,6 @@ async function loadServer(info) {
   if (sig !== app.serverSig) {
     app.serverSig = sig;
     app.caps = caps.body;
-    app.catalogueSource = haveCatalogue ? 'server' : 'fallback';
     buildViews(catalogue);
   }
   // the optional services (overlays) of this server: read at boot and after every reconnect
@@ -221,6 +218,7 @@ function buildViews(catalogue) {
   for (const g of ['rx', 'vfo', 'cw', 'other']) byId(`card-${g}`).hidden = !used.has(g);
   scope.radioGroup.hidden = !used.has('scope');
   txMeters.build(caps);
+  feeds.setMeterNames(caps.meterIds);
   byId('card-tx').hidden = !caps.hasTx && !used.has('tx');
   byId('ptt').disabled = !caps.hasTx;
   byId('card-audio').hidden = !caps.hasAudio;
@@ -554,7 +552,7 @@ window.rigweb = {
   get state() { return app.state; },
   get link() { return status.link; },
   get feeds() { return { ...feeds.via }; },
-  get catalogue() { return app.catalogueSource; },
+  get catalogue() { return app.descs.map((d) => d.cmd); },
   get scope() { return { ...scope.stats, range: scope.range, receiver: scope.receiver }; },
   waterfall: () => scope.waterfall.sample(),
   peakHz: () => scope.peakHz(),

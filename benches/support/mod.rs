@@ -137,6 +137,14 @@ pub fn arg_str(name: &str) -> Option<String> {
         .cloned()
 }
 
+/// CPU time of each thread group of process `pid` (see [`thread_use`]).
+pub fn thread_cpu(pid: &str) -> std::collections::BTreeMap<String, Duration> {
+    thread_use(pid)
+        .into_iter()
+        .map(|(name, used)| (name, used.cpu))
+        .collect()
+}
+
 /// What one thread group (see [`thread_use`]) has used so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ThreadUse {

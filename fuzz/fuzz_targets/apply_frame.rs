@@ -21,7 +21,7 @@ use rigweb::profile::{Profile, VfoScheme};
 use rigweb::radio::apply::apply_frame;
 use rigweb::radio::service::initial_content;
 use rigweb::radio::state::{RadioState, Selected, StateContent};
-use rigweb::wire::civ::Frame;
+use rigweb::wire::civ::{Frame, Mode};
 use rigweb_fuzz::common::{Bytes, bcd_freq_candidates, bcd1, freq_bcd, profiles};
 
 const CMDS: [u8; 15] = [
@@ -30,7 +30,7 @@ const CMDS: [u8; 15] = [
 
 /// Every frequency field of the state.
 fn freqs(s: &RadioState) -> Vec<Option<u64>> {
-    let mut v = vec![s.main.freq_hz, s.scope.span_hz];
+    let mut v = vec![s.main.freq_hz, s.scope.settings.span_hz];
     for r in std::iter::once(&s.main).chain(s.sub.as_ref()) {
         v.push(r.freq_hz);
         v.push(r.vfo_a.as_ref().and_then(|x| x.freq_hz));
@@ -39,7 +39,7 @@ fn freqs(s: &RadioState) -> Vec<Option<u64>> {
     v
 }
 
-fn check_mode(modes: &[String], m: &Option<String>) {
+fn check_mode(modes: &[Mode], m: &Option<Mode>) {
     if let Some(m) = m {
         assert!(modes.contains(m), "mode {m:?} not in the profile");
     }
@@ -63,7 +63,7 @@ fn check_state(p: &Profile, before: &StateContent, c: &StateContent, f: &Frame) 
             r.data_mode
         );
         assert!(
-            r.att.is_none_or(|a| a <= 99) && r.preamp.is_none_or(|a| a <= 99),
+            r.settings.att.is_none_or(|a| a <= 99) && r.settings.preamp.is_none_or(|a| a <= 99),
             "att/preamp not a BCD value"
         );
         for v in r.vfo_a.iter().chain(r.vfo_b.iter()) {
@@ -90,7 +90,7 @@ fn check_state(p: &Profile, before: &StateContent, c: &StateContent, f: &Frame) 
     assert_eq!(s.main.vfo_a.is_some(), b.main.vfo_a.is_some());
     assert_eq!(s.main.vfo_b.is_some(), b.main.vfo_b.is_some());
     assert!(
-        s.scope.receiver <= 1 && s.scope.mode.is_none_or(|m| m <= 3),
+        s.scope.receiver <= 1 && s.scope.settings.mode.is_none_or(|m| m <= 3),
         "scope settings"
     );
     let cands = bcd_freq_candidates(&f.data);

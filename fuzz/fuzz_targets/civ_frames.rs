@@ -13,7 +13,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use rigweb::wire::civ::{
-    self, Frame, MAX_FRAME_LEN, PREAMBLE, TERMINATOR, has_sub, mode_code, mode_name, split_frames,
+    self, Frame, MAX_FRAME_LEN, Mode, PREAMBLE, TERMINATOR, has_sub, split_frames,
 };
 
 fn check_frame(f: &Frame) {
@@ -88,8 +88,9 @@ fuzz_target!(|data: &[u8]| {
     }
 
     if let Some(&b) = data.first()
-        && let Some(name) = mode_name(b)
+        && let Some(mode) = Mode::from_code(b)
     {
-        assert_eq!(mode_code(name), Some(b), "mode table not bijective");
+        assert_eq!(Mode::from_name(mode.name()), Some(mode), "mode table not bijective");
+        assert_eq!(mode.code(), b, "mode table not bijective");
     }
 });

@@ -64,7 +64,7 @@ fn check_ok(sp: &CommandSpec, cmd: &Command, params: Option<&Value>, p: &Profile
         } => {
             check_target(*target, p);
             assert!(p.modes.list.contains(mode), "mode {mode:?}");
-            assert!(p.mode_code(mode).is_some());
+            assert!(p.has_mode(*mode));
             if let Some(f) = filter {
                 assert!((1..=filters).contains(&usize::from(*f)), "filter {f}");
             }

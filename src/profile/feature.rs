@@ -1,98 +1,64 @@
-//! Capability tags of a profile (`[radio] features`) as a closed vocabulary: an unknown
-//! name is a load error, so a typo never silently hides a command.
+//! Capability tags of a profile (`[radio] features`) as a closed vocabulary, one line
+//! each: an unknown name is a load error, so a typo never silently hides a command.
 
-use serde::{Deserialize, Serialize};
+use crate::util::vocabulary::vocabulary;
 
-/// One capability a radio model may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Feature {
-    /// LAN audio (RX and TX).
-    Audio,
-    /// The radio can transmit (PTT, RF power).
-    Tx,
-    /// Internal antenna tuner (`1C 01`).
-    Tuner,
-    /// CW keying over CI-V (`17`) and key speed (`14 0C`).
-    Cw,
-    /// Meter reads (`15 xx`).
-    Meters,
-    /// Hardware spectrum scope (`27`).
-    Scope,
-    /// Split (`0F`).
-    Split,
-    /// Two receivers.
-    DualRx,
-    /// Dual watch (`07 C0/C1/C2`).
-    DualWatch,
-    /// Attenuator (`11`).
-    Attenuator,
-    /// Preamp (`16 02`).
-    Preamp,
-    /// Power on/off over CI-V (`18`).
-    PowerControl,
-    /// Band stacking registers (`1A 01`).
-    Bsr,
-    /// DATA modes (`1A 06`, `26`).
-    DataMode,
-    /// RIT (`21`).
-    Rit,
-    /// IF filter width (`1A 03`).
-    FilterWidth,
-    /// AF gain (`14 01`).
-    AfGain,
-    /// RF gain (`14 02`).
-    RfGain,
-    /// Squelch (`14 03`).
-    Squelch,
-    /// AGC time constant (`16 12`).
-    Agc,
-    /// Noise blanker (`16 22`, level `14 12`).
-    Nb,
-    /// Noise reduction (`16 40`, level `14 06`).
-    Nr,
-    /// Auto notch (`16 41`).
-    AutoNotch,
-    /// Speech compressor (`16 44`, level `14 0E`).
-    Comp,
-    /// Microphone gain (`14 0B`).
-    MicGain,
-    /// Frequency and mode of the selected and the unselected receiver or VFO, read and
-    /// set without switching (`25`/`26`; IC-705, IC-9700, IC-7610 — not the IC-7100).
-    UnselectedVfo,
-}
-
-impl Feature {
-    /// The tag as profiles and the web interface write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Feature::Audio => "audio",
-            Feature::Tx => "tx",
-            Feature::Tuner => "tuner",
-            Feature::Cw => "cw",
-            Feature::Meters => "meters",
-            Feature::Scope => "scope",
-            Feature::Split => "split",
-            Feature::DualRx => "dual_rx",
-            Feature::DualWatch => "dual_watch",
-            Feature::Attenuator => "attenuator",
-            Feature::Preamp => "preamp",
-            Feature::PowerControl => "power_control",
-            Feature::Bsr => "bsr",
-            Feature::DataMode => "data_mode",
-            Feature::Rit => "rit",
-            Feature::FilterWidth => "filter_width",
-            Feature::AfGain => "af_gain",
-            Feature::RfGain => "rf_gain",
-            Feature::Squelch => "squelch",
-            Feature::Agc => "agc",
-            Feature::Nb => "nb",
-            Feature::Nr => "nr",
-            Feature::AutoNotch => "auto_notch",
-            Feature::Comp => "comp",
-            Feature::MicGain => "mic_gain",
-            Feature::UnselectedVfo => "unselected_vfo",
-        }
+vocabulary! {
+    /// One capability a radio model may have.
+    pub enum Feature {
+        /// LAN audio (RX and TX).
+        Audio = "audio",
+        /// The radio can transmit (PTT, RF power).
+        Tx = "tx",
+        /// Internal antenna tuner (`1C 01`).
+        Tuner = "tuner",
+        /// CW keying over CI-V (`17`) and key speed (`14 0C`).
+        Cw = "cw",
+        /// Meter reads (`15 xx`).
+        Meters = "meters",
+        /// Hardware spectrum scope (`27`).
+        Scope = "scope",
+        /// Split (`0F`).
+        Split = "split",
+        /// Two receivers.
+        DualRx = "dual_rx",
+        /// Dual watch (`07 C0/C1/C2`).
+        DualWatch = "dual_watch",
+        /// Attenuator (`11`).
+        Attenuator = "attenuator",
+        /// Preamp (`16 02`).
+        Preamp = "preamp",
+        /// Power on/off over CI-V (`18`).
+        PowerControl = "power_control",
+        /// Band stacking registers (`1A 01`).
+        Bsr = "bsr",
+        /// DATA modes (`1A 06`, `26`).
+        DataMode = "data_mode",
+        /// RIT (`21`).
+        Rit = "rit",
+        /// IF filter width (`1A 03`).
+        FilterWidth = "filter_width",
+        /// AF gain (`14 01`).
+        AfGain = "af_gain",
+        /// RF gain (`14 02`).
+        RfGain = "rf_gain",
+        /// Squelch (`14 03`).
+        Squelch = "squelch",
+        /// AGC time constant (`16 12`).
+        Agc = "agc",
+        /// Noise blanker (`16 22`, level `14 12`).
+        Nb = "nb",
+        /// Noise reduction (`16 40`, level `14 06`).
+        Nr = "nr",
+        /// Notch filters: auto (`16 41`) and manual (`16 48`, position `14 0D`).
+        AutoNotch = "auto_notch",
+        /// Speech compressor (`16 44`, level `14 0E`).
+        Comp = "comp",
+        /// Microphone gain (`14 0B`).
+        MicGain = "mic_gain",
+        /// Frequency and mode of the selected and the unselected receiver or VFO, read and
+        /// set without switching (`25`/`26`; IC-705, IC-9700, IC-7610 — not the IC-7100).
+        UnselectedVfo = "unselected_vfo",
     }
 }
 
@@ -102,11 +68,15 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_serde() {
-        for f in [Feature::DualWatch, Feature::AfGain, Feature::PowerControl] {
-            let json = serde_json::to_string(&f).unwrap();
-            assert_eq!(json, format!("\"{}\"", f.as_str()));
-            assert_eq!(serde_json::from_str::<Feature>(&json).unwrap(), f);
+        for f in Feature::ALL {
+            let json = serde_json::to_string(f).unwrap();
+            assert_eq!(json, format!("\"{}\"", f.name()));
+            assert_eq!(serde_json::from_str::<Feature>(&json).unwrap(), *f);
         }
-        assert!(serde_json::from_str::<Feature>("\"warp_drive\"").is_err());
+        let e = serde_json::from_str::<Feature>("\"warp_drive\"").unwrap_err();
+        assert!(
+            e.to_string().contains("unknown feature \"warp_drive\""),
+            "{e}"
+        );
     }
 }

@@ -9,8 +9,10 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::wire::civ;
-use crate::wire::lan::codec;
+use crate::util::vocabulary::vocabulary;
+use crate::wire::civ::Mode;
+use crate::wire::lan::codec::LanCodec;
+use crate::wire::meter::MeterKind;
 
 mod feature;
 mod registry;
@@ -128,23 +130,13 @@ pub struct VfoSection {
     pub equalize: Vec<u8>,
 }
 
-/// How VFOs are labelled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VfoScheme {
-    /// VFO A / VFO B on one receiver.
-    Ab,
-    /// MAIN / SUB receivers.
-    MainSub,
-}
-
-impl VfoScheme {
-    /// The name used by the web interface.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VfoScheme::Ab => "ab",
-            VfoScheme::MainSub => "main_sub",
-        }
+vocabulary! {
+    /// How VFOs are labelled.
+    pub enum VfoScheme {
+        /// VFO A / VFO B on one receiver.
+        Ab = "ab",
+        /// MAIN / SUB receivers.
+        MainSub = "main_sub",
     }
 }
 
@@ -161,8 +153,8 @@ pub struct Cmd29Section {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModesSection {
-    /// Mode names, each known to [`civ::MODES`].
-    pub list: Vec<String>,
+    /// Modes (an unknown name is a load error).
+    pub list: Vec<Mode>,
     /// Number of DATA modes (D1..Dn).
     #[serde(default)]
     pub data_modes: u8,
@@ -176,7 +168,7 @@ pub struct FiltersSection {
     pub list: Vec<String>,
     /// Default widths per mode, in Hz, one per filter.
     #[serde(default)]
-    pub widths: BTreeMap<String, Vec<u32>>,
+    pub widths: BTreeMap<Mode, Vec<u32>>,
 }
 
 /// A list of allowed values.
@@ -201,8 +193,9 @@ pub struct PowerSection {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetersSection {
-    /// Meter names (smeter, smeter_sub, power, swr, alc, comp, id, vd, temp).
-    pub list: Vec<String>,
+    /// Meters (smeter, smeter_sub, power, swr, alc, comp, id, vd, temp; an unknown name
+    /// is a load error).
+    pub list: Vec<MeterKind>,
 }
 
 /// `[scope]`.
@@ -259,9 +252,9 @@ impl ScopeSourceKind {
 #[serde(deny_unknown_fields)]
 pub struct AudioSection {
     /// RX codecs in order of preference (first is used).
-    pub rx_codecs: Vec<String>,
+    pub rx_codecs: Vec<LanCodec>,
     /// TX codec (mono).
-    pub tx_codec: String,
+    pub tx_codec: LanCodec,
     /// Sample rate, Hz.
     pub sample_rate: u32,
 }
@@ -315,19 +308,6 @@ impl fmt::Display for ProfileError {
 
 impl std::error::Error for ProfileError {}
 
-/// Maps a codec name of the profile to its conninfo byte.
-pub fn codec_byte(name: &str) -> Option<u8> {
-    Some(match name {
-        "ulaw_mono" => codec::ULAW_MONO,
-        "pcm8_mono" => codec::PCM8_MONO,
-        "pcm16_mono" => codec::PCM16_MONO,
-        "pcm8_stereo" => codec::PCM8_STEREO,
-        "pcm16_stereo" => codec::PCM16_STEREO,
-        "ulaw_stereo" => codec::ULAW_STEREO,
-        _ => return None,
-    })
-}
-
 impl Profile {
     /// Parses and validates one profile.
     pub fn from_toml(source: &str, text: &str) -> Result<Profile, ProfileError> {
@@ -362,22 +342,14 @@ impl Profile {
         self.radio.receivers == 2
     }
 
-    /// The CI-V code of `mode` if this radio supports it.
-    pub fn mode_code(&self, mode: &str) -> Option<u8> {
-        if self.modes.list.iter().any(|m| m == mode) {
-            civ::mode_code(mode)
-        } else {
-            None
-        }
+    /// True if this radio has `mode`.
+    pub fn has_mode(&self, mode: Mode) -> bool {
+        self.modes.list.contains(&mode)
     }
 
-    /// Filter number (1..) of a filter name.
-    pub fn filter_number(&self, name: &str) -> Option<u8> {
-        self.filters
-            .list
-            .iter()
-            .position(|f| f == name)
-            .map(|i| i as u8 + 1)
+    /// The mode of a CI-V code, if this radio has it.
+    pub fn mode_of_code(&self, code: u8) -> Option<Mode> {
+        Mode::from_code(code).filter(|m| self.has_mode(*m))
     }
 
     /// True if `(cmd, sub)` is sent with the command-29 receiver prefix.
@@ -413,21 +385,25 @@ impl Profile {
 
     /// The preferred RX codec byte.
     pub fn rx_codec_byte(&self) -> u8 {
-        codec_byte(&self.audio.rx_codecs[0]).unwrap_or(codec::PCM16_MONO)
+        self.audio
+            .rx_codecs
+            .first()
+            .map_or(LanCodec::Pcm16Mono, |c| *c)
+            .value()
     }
 
     /// The TX codec byte.
     pub fn tx_codec_byte(&self) -> u8 {
-        codec_byte(&self.audio.tx_codec).unwrap_or(codec::PCM16_MONO)
+        self.audio.tx_codec.value()
     }
 
     /// Default filter widths of `mode`, Hz.
-    pub fn filter_widths(&self, mode: &str) -> Option<&[u32]> {
-        self.filters.widths.get(mode).map(Vec::as_slice)
+    pub fn filter_widths(&self, mode: Mode) -> Option<&[u32]> {
+        self.filters.widths.get(&mode).map(Vec::as_slice)
     }
 
-    /// True if the profile reports meter `name`.
-    pub fn has_meter(&self, name: &str) -> bool {
-        self.meters.list.iter().any(|m| m == name)
+    /// True if the profile reports meter `kind`.
+    pub fn has_meter(&self, kind: MeterKind) -> bool {
+        self.meters.list.contains(&kind)
     }
 }

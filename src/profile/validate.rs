@@ -1,6 +1,6 @@
 //! Checks of a parsed profile: every fact the rest of the program relies on.
 
-use super::{Profile, ScopeSourceKind, codec_byte};
+use super::{Profile, ScopeSourceKind};
 use crate::wire::civ;
 use crate::wire::lan::codec;
 
@@ -29,11 +29,6 @@ impl Profile {
                 "radio.civ_addr 0x{:02X} is not a radio address",
                 r.civ_addr
             ));
-        }
-        for m in &self.modes.list {
-            if civ::mode_code(m).is_none() {
-                return Err(format!("modes.list has unknown mode {m:?}"));
-            }
         }
         if self.modes.list.is_empty() {
             return Err("modes.list is empty".into());
@@ -74,11 +69,6 @@ impl Profile {
         if self.power.min_watts > self.power.max_watts {
             return Err("power.min_watts is above power.max_watts".into());
         }
-        for m in &self.meters.list {
-            if crate::wire::meter::MeterKind::from_name(m).is_none() {
-                return Err(format!("meters.list has unknown meter {m:?}"));
-            }
-        }
         if self.scope.source == ScopeSourceKind::Hardware
             && (self.scope.pixels == 0 || self.scope.amp_max == 0)
         {
@@ -86,16 +76,6 @@ impl Profile {
         }
         if self.audio.rx_codecs.is_empty() {
             return Err("audio.rx_codecs is empty".into());
-        }
-        for c in self
-            .audio
-            .rx_codecs
-            .iter()
-            .chain(std::iter::once(&self.audio.tx_codec))
-        {
-            if codec_byte(c).is_none() {
-                return Err(format!("unknown audio codec {c:?}"));
-            }
         }
         if codec::channels(self.tx_codec_byte()) != Some(1) {
             return Err("audio.tx_codec must be mono".into());

@@ -6,9 +6,9 @@
 use super::command::Target;
 use super::state::{RadioState, Selected, StateContent, VfoState};
 use super::table::codec::CodecCtx;
-use super::table::settings::{self, Place};
+use super::table::settings::{self, Place, ScopeSettings};
 use crate::profile::{Profile, VfoScheme};
-use crate::wire::civ::{self, Frame, cmd};
+use crate::wire::civ::{self, Frame, Mode, cmd};
 
 /// The receiver currently selected (0 MAIN, 1 SUB); MAIN while unknown and on A/B radios.
 pub fn selected_receiver(s: &RadioState) -> u8 {
@@ -76,7 +76,7 @@ pub fn equalize_vfos(s: &mut RadioState) {
     let m = &s.main;
     let copy = VfoState {
         freq_hz: m.freq_hz,
-        mode: m.mode.clone(),
+        mode: m.mode,
         filter: m.filter,
         data_mode: m.data_mode,
     };
@@ -112,7 +112,7 @@ pub fn set_freq(s: &mut RadioState, target: Target, hz: u64) {
 pub fn set_mode(
     s: &mut RadioState,
     target: Target,
-    mode: &str,
+    mode: Mode,
     data: Option<u8>,
     filter: Option<u8>,
 ) {
@@ -124,7 +124,7 @@ pub fn set_mode(
         Target::Receiver(r) => s.receiver_mut(r),
         Target::Vfo(v) => {
             if let Some(x) = vfo_mut(s, v) {
-                x.mode = Some(mode.to_string());
+                x.mode = Some(mode);
                 if filter.is_some() {
                     x.filter = filter;
                 }
@@ -136,7 +136,7 @@ pub fn set_mode(
         }
     };
     if let Some(rx) = rx {
-        rx.mode = Some(mode.to_string());
+        rx.mode = Some(mode);
         if data.is_some() {
             rx.data_mode = data;
         }
@@ -147,7 +147,7 @@ pub fn set_mode(
 }
 
 /// What is known of one receiver or VFO: frequency, mode, filter, DATA mode.
-pub type VfoView = (Option<u64>, Option<String>, Option<u8>, Option<u8>);
+pub type VfoView = (Option<u64>, Option<Mode>, Option<u8>, Option<u8>);
 
 /// Frequency, mode, filter and DATA mode of `target` (each `None` when unknown).
 pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
@@ -155,14 +155,14 @@ pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
         Target::SelectedVfo => vfo_of(s, Target::Receiver(0)),
         Target::Receiver(r) => s
             .receiver(r)
-            .map(|x| (x.freq_hz, x.mode.clone(), x.filter, x.data_mode)),
+            .map(|x| (x.freq_hz, x.mode, x.filter, x.data_mode)),
         Target::Vfo(v) => {
             let x = if v == 0 {
                 s.main.vfo_a.as_ref()
             } else {
                 s.main.vfo_b.as_ref()
             }?;
-            Some((x.freq_hz, x.mode.clone(), x.filter, x.data_mode))
+            Some((x.freq_hz, x.mode, x.filter, x.data_mode))
         }
     }
 }
@@ -170,10 +170,6 @@ pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
 fn filter_byte(b: Option<&u8>) -> Option<u8> {
     b.and_then(|&f| civ::from_bcd_byte(f).ok())
         .filter(|f| (1..=3).contains(f))
-}
-
-fn mode_name(profile: &Profile, code: u8) -> Option<&'static str> {
-    civ::mode_name(code).filter(|m| profile.modes.list.iter().any(|x| x == m))
 }
 
 /// What the selector byte `sel` of a `25`/`26` frame addresses: a receiver, a VFO, or
@@ -197,7 +193,7 @@ fn apply_sel_mode(
     s: &mut RadioState,
     scheme: VfoScheme,
     sel: u8,
-    mode: &str,
+    mode: Mode,
     data: Option<u8>,
     filter: Option<u8>,
 ) {
@@ -270,10 +266,10 @@ pub fn apply_frame_to(
             apply_sel_freq(s, scheme, 0, hz);
         }
         (cmd::MODE_NO_REPLY | cmd::READ_MODE, [mode, rest @ ..]) => {
-            let Some(name) = mode_name(profile, *mode) else {
+            let Some(mode) = profile.mode_of_code(*mode) else {
                 return false;
             };
-            apply_sel_mode(s, scheme, 0, name, None, filter_byte(rest.first()));
+            apply_sel_mode(s, scheme, 0, mode, None, filter_byte(rest.first()));
         }
         (cmd::SEL_FREQ, [sel @ (0 | 1), bytes @ ..]) if bytes.len() == 5 => {
             let Ok(hz) = civ::bcd_to_freq(bytes) else {
@@ -282,11 +278,11 @@ pub fn apply_frame_to(
             apply_sel_freq(s, scheme, *sel, hz);
         }
         (cmd::SEL_MODE, [sel @ (0 | 1), mode, data, rest @ ..]) => {
-            let Some(name) = mode_name(profile, *mode) else {
+            let Some(mode) = profile.mode_of_code(*mode) else {
                 return false;
             };
             let data = civ::from_bcd_byte(*data).ok().filter(|x| *x <= 3);
-            apply_sel_mode(s, scheme, *sel, name, data, filter_byte(rest.first()));
+            apply_sel_mode(s, scheme, *sel, mode, data, filter_byte(rest.first()));
         }
         (cmd::VFO, [civ::cmd::vfo::SELECTED, x @ (0 | 1)])
             if scheme == VfoScheme::MainSub && s.sub.is_some() =>
@@ -323,21 +319,13 @@ pub fn apply_frame_to(
             let Some((_, Some(mode), _, _)) = vfo_of(s, target) else {
                 return false;
             };
-            set_mode(s, target, &mode, Some(data), filter_byte(rest.first()));
+            set_mode(s, target, mode, Some(data), filter_byte(rest.first()));
         }
         (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x @ (0 | 1)]) => {
             if s.scope.receiver != *x {
                 // the settings shown were the other receiver's: unknown until read
-                let sc = &mut s.scope;
-                sc.receiver = *x;
-                (
-                    sc.mode,
-                    sc.span_hz,
-                    sc.ref_tenths_db,
-                    sc.speed,
-                    sc.hold,
-                    sc.edge,
-                ) = (None, None, None, None, None, None);
+                s.scope.receiver = *x;
+                s.scope.settings = ScopeSettings::default();
             }
         }
         (cmd::SCOPE, [civ::cmd::scope::DUAL, x @ (0 | 1)]) => s.scope.dual = *x == 1,
@@ -361,13 +349,10 @@ fn apply_setting(s: &mut RadioState, scheme: VfoScheme, f: &Frame, receiver: Opt
         },
     };
     let ctx = CodecCtx {
-        mode: s
-            .receiver(rx)
-            .and_then(|r| r.mode.as_deref())
-            .and_then(civ::mode_code),
+        mode: s.receiver(rx).and_then(|r| r.mode),
     };
     match setting.codec.decode(value, ctx) {
-        Some(raw) => (setting.field.set)(s, rx, raw),
+        Some(raw) => s.set_setting(setting.id, rx, raw),
         None => false,
     }
 }
@@ -377,10 +362,11 @@ mod tests {
     use super::*;
     use crate::profile::ProfileRegistry;
     use crate::radio::state::ReceiverState;
+    use crate::radio::table::values::Tenths;
 
     fn content(ab: bool, dual: bool) -> StateContent {
-        let main = ReceiverState::tuned(14_074_000, "USB", ab);
-        let sub = dual.then(|| ReceiverState::tuned(7_074_000, "LSB", false));
+        let main = ReceiverState::tuned(14_074_000, Mode::Usb, ab);
+        let sub = dual.then(|| ReceiverState::tuned(7_074_000, Mode::Lsb, false));
         let mut radio = RadioState::new(main, sub);
         radio.active = Some(if ab { Selected::A } else { Selected::Main });
         StateContent::connecting(radio, "")
@@ -407,16 +393,20 @@ mod tests {
         assert!(apply_frame(&mut c, &p, &b));
         assert_eq!(c.radio.sub.as_ref().unwrap().freq_hz, Some(7_050_000));
         assert!(apply_frame(&mut c, &p, &f(0x29, &[0x01, 0x11, 0x12])));
-        assert_eq!(c.radio.sub.as_ref().unwrap().att, Some(12));
+        assert_eq!(c.radio.sub.as_ref().unwrap().settings.att, Some(12));
         assert!(apply_frame(
             &mut c,
             &p,
             &f(0x29, &[0x00, 0x14, 0x01, 0x01, 0x28])
         ));
-        assert_eq!(c.radio.main.af_gain, Some(128), "AF of MAIN by command 29");
+        assert_eq!(
+            c.radio.main.settings.af_gain,
+            Some(128),
+            "AF of MAIN by command 29"
+        );
         assert!(apply_frame(&mut c, &p, &f(0x14, &[0x02, 0x02, 0x00])));
         assert_eq!(
-            c.radio.sub.as_ref().unwrap().rf_gain,
+            c.radio.sub.as_ref().unwrap().settings.rf_gain,
             Some(200),
             "plain = selected (SUB)"
         );
@@ -430,13 +420,13 @@ mod tests {
         );
         assert!(!apply_frame(&mut c, &p, &f(0x16, &[0x12, 0x04])), "AGC 4");
         assert!(apply_frame(&mut c, &p, &f(0x21, &[0x00, 0x23, 0x01, 0x01])));
-        assert_eq!(c.radio.rit_offset_hz, Some(-123));
+        assert_eq!(c.radio.settings.rit_offset_hz, Some(-123));
         assert!(apply_frame(
             &mut c,
             &p,
             &f(0x27, &[0x19, 0x00, 0x05, 0x00, 0x01])
         ));
-        assert_eq!(c.radio.scope.ref_tenths_db, Some(-50));
+        assert_eq!(c.radio.scope.settings.ref_db, Some(Tenths(-50)));
         assert!(
             !apply_frame(&mut c, &p, &f(0x27, &[0x19, 0x01, 0x05, 0x00, 0x01])),
             "scope shows MAIN"
@@ -465,8 +455,8 @@ mod tests {
             &Frame::new(0xE0, 0xA4, 0x26, &[0x00, 0x03, 0x00, 0x02])
         ));
         assert_eq!(
-            (c.radio.main.mode.as_deref(), c.radio.main.filter),
-            (Some("CW"), Some(2))
+            (c.radio.main.mode, c.radio.main.filter),
+            (Some(Mode::Cw), Some(2))
         );
         c.radio.active = None;
         assert!(apply_frame(&mut c, &p, &Frame::new(0xE0, 0xA4, 0x25, &d)));

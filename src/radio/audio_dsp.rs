@@ -383,14 +383,14 @@ impl Dsp {
         let (dial, mode) = self
             .out
             .store
-            .read(|c| (c.radio.main.freq_hz, c.radio.main.mode.clone()));
+            .read(|c| (c.radio.main.freq_hz, c.radio.main.mode));
         // the edges follow the dial and the mode: nothing to show until both are known
         let (Some(dial), Some(mode)) = (dial, mode) else {
             return;
         };
         let layout = Layout {
             dial_hz: dial,
-            sideband: Sideband::of_mode(&mode),
+            sideband: Sideband::of_mode(mode.name()),
             bandwidth_hz: span / 2,
         };
         let (start, end) = layout.edges();
@@ -398,7 +398,7 @@ impl Dsp {
             self.last_edges = Some((start, end));
             self.out.store.modify(|c| {
                 let s = &mut c.radio.scope;
-                s.mode = Some(0);
+                s.settings.mode = Some(0);
                 s.start_freq = start;
                 s.end_freq = end;
                 s.out_of_range = false;

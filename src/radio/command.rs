@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::table::settings::{Setting, SettingId};
+use crate::wire::civ::Mode;
 use crate::wire::meter::MeterKind;
 
 /// What a command acts on: a receiver (MAIN/SUB radios) or a VFO (A/B radios).
@@ -106,8 +107,8 @@ pub enum Command {
     SetMode {
         /// Receiver or VFO.
         target: Target,
-        /// Mode name, supported by the profile.
-        mode: String,
+        /// Mode, supported by the profile.
+        mode: Mode,
         /// Filter 1..3, or keep the current one.
         filter: Option<u8>,
     },

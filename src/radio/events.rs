@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::state::{RadioStatus, ReceiverState, Selected, StateContent};
 use super::table::settings::{Place, SETTINGS, SettingId};
+use crate::wire::civ::Mode;
 
 /// One event.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,8 +26,8 @@ pub enum RadioEvent {
         vfo: Option<Selected>,
         /// Receiver index.
         receiver: u8,
-        /// Mode name.
-        mode: Option<String>,
+        /// Mode.
+        mode: Option<Mode>,
         /// Filter 1..3.
         filter: Option<u8>,
         /// DATA mode.
@@ -52,7 +53,7 @@ pub enum RadioEvent {
         /// Frequency, Hz.
         freq: Option<u64>,
         /// Mode.
-        mode: Option<String>,
+        mode: Option<Mode>,
         /// Filter.
         filter: Option<u8>,
     },
@@ -99,7 +100,7 @@ pub enum RadioEvent {
 }
 
 fn label(v: Option<Selected>) -> Value {
-    v.map_or(Value::Null, |s| json!(s.as_str()))
+    v.map_or(Value::Null, |s| json!(s.name()))
 }
 
 impl RadioEvent {
@@ -173,7 +174,7 @@ impl RadioEvent {
                 message,
             } => json!({
                 "rigConnected": rig_connected, "radioReady": radio_ready,
-                "controlConnected": control_connected, "status": status.as_str(), "message": message,
+                "controlConnected": control_connected, "status": status.name(), "message": message,
             }),
             RadioEvent::TxTimeout { released, after_s } => {
                 json!({"released": released, "after_s": after_s})
@@ -218,7 +219,7 @@ fn receiver_events(
         ev.push(RadioEvent::ModeChanged {
             vfo,
             receiver: r,
-            mode: b.mode.clone(),
+            mode: b.mode,
             filter: b.filter,
             data_mode: b.data_mode,
         });
@@ -232,7 +233,7 @@ fn receiver_events(
     {
         ev.push(RadioEvent::VfoBChanged {
             freq: vb.freq_hz,
-            mode: vb.mode.clone(),
+            mode: vb.mode,
             filter: vb.filter,
         });
     }
@@ -247,14 +248,14 @@ pub fn derive_events(old: &StateContent, new: &StateContent) -> Vec<RadioEvent> 
         receiver_events(&mut ev, new, 1, a, b);
     }
     let receivers: &[u8] = if n.sub.is_some() { &[0, 1] } else { &[0] };
-    for s in &SETTINGS {
+    for s in SETTINGS {
         let targets: &[u8] = match s.place {
             Place::Global => &[0],
             Place::Receiver => receivers,
             Place::ScopeReceiver => std::slice::from_ref(&n.scope.receiver),
         };
         for &rx in targets {
-            let (before, after) = ((s.field.get)(o, rx), (s.field.get)(n, rx));
+            let (before, after) = (o.setting(s.id, rx), n.setting(s.id, rx));
             if before != after
                 && let Some(value) = after
             {
@@ -277,13 +278,13 @@ pub fn derive_events(old: &StateContent, new: &StateContent) -> Vec<RadioEvent> 
         ev.push(RadioEvent::ActiveChanged(n.active));
     }
     let (os, ns) = (&o.scope, &n.scope);
-    if os.mode != ns.mode
+    if os.settings.mode != ns.settings.mode
         || os.start_freq != ns.start_freq
         || os.end_freq != ns.end_freq
         || os.receiver != ns.receiver
     {
         ev.push(RadioEvent::ScopeMeta {
-            mode: ns.mode,
+            mode: ns.settings.mode,
             start_freq: ns.start_freq,
             end_freq: ns.end_freq,
             receiver: ns.receiver,
@@ -308,10 +309,10 @@ mod tests {
     use crate::radio::state::{RadioState, ReceiverState};
 
     fn content() -> StateContent {
-        let main = ReceiverState::tuned(14_074_000, "USB", false);
-        let sub = ReceiverState::tuned(7_074_000, "LSB", false);
+        let main = ReceiverState::tuned(14_074_000, Mode::Usb, false);
+        let sub = ReceiverState::tuned(7_074_000, Mode::Lsb, false);
         let mut radio = RadioState::new(main, Some(sub));
-        radio.power = Some(128);
+        radio.settings.power = Some(128);
         radio.ptt = Some(false);
         radio.power_on = Some(true);
         radio.active = Some(Selected::Main);
@@ -332,25 +333,32 @@ mod tests {
             ("freq_changed", |c| c.radio.main.freq_hz = Some(14_074_100)),
             ("mode_changed", |c| c.radio.main.filter = Some(2)),
             ("att_changed", |c| {
-                c.radio.sub.as_mut().unwrap().att = Some(6)
+                c.radio.sub.as_mut().unwrap().settings.att = Some(6)
             }),
-            ("preamp_changed", |c| c.radio.main.preamp = Some(1)),
+            ("preamp_changed", |c| c.radio.main.settings.preamp = Some(1)),
             ("ptt", |c| c.radio.ptt = Some(true)),
-            ("power_changed", |c| c.radio.power = Some(200)),
+            ("power_changed", |c| c.radio.settings.power = Some(200)),
             ("power_state", |c| c.radio.power_on = Some(false)),
-            ("split_changed", |c| c.radio.split = Some(true)),
-            ("dual_watch_changed", |c| c.radio.dual_watch = Some(true)),
+            ("split_changed", |c| c.radio.settings.split = Some(true)),
+            ("dual_watch_changed", |c| {
+                c.radio.settings.dual_watch = Some(true)
+            }),
             ("active_changed", |c| c.radio.active = Some(Selected::Sub)),
             ("scope_meta", |c| c.radio.scope.start_freq = 14_000_000),
             ("connection", |c| c.connection.radio_ready = true),
-            ("af_gain_changed", |c| c.radio.main.af_gain = Some(10)),
+            ("af_gain_changed", |c| {
+                c.radio.main.settings.af_gain = Some(10)
+            }),
             ("agc_changed", |c| {
-                c.radio.sub.as_mut().unwrap().agc = Some(crate::radio::state::Agc::Slow)
+                c.radio.sub.as_mut().unwrap().settings.agc =
+                    Some(crate::radio::table::values::Agc::Slow)
             }),
             ("tuner_changed", |c| {
-                c.radio.tuner = Some(crate::radio::state::Tuner::Tune)
+                c.radio.settings.tuner = Some(crate::radio::table::values::Tuner::Tune)
             }),
-            ("rit_offset_changed", |c| c.radio.rit_offset_hz = Some(-120)),
+            ("rit_offset_changed", |c| {
+                c.radio.settings.rit_offset_hz = Some(-120)
+            }),
         ];
         for (name, change) in cases {
             let mut new = old.clone();
@@ -359,7 +367,7 @@ mod tests {
         }
         assert!(names(&old, &old).is_empty());
         let mut new = old.clone();
-        new.radio.sub.as_mut().unwrap().agc = Some(crate::radio::state::Agc::Slow);
+        new.radio.sub.as_mut().unwrap().settings.agc = Some(crate::radio::table::values::Agc::Slow);
         let e = &derive_events(&old, &new)[0];
         assert_eq!(e.data(), json!({"receiver": 1, "mode": "slow"}));
         let mut sub = old.clone();
@@ -375,7 +383,7 @@ mod tests {
         let old = content();
         let mut new = old.clone();
         new.radio.main.freq_hz = None;
-        new.radio.power = None;
+        new.radio.settings.power = None;
         assert!(names(&old, &new).is_empty());
         new.radio.ptt = None;
         let ev = derive_events(&old, &new);
@@ -385,7 +393,7 @@ mod tests {
 
     #[test]
     fn the_unselected_vfo_has_its_own_event_only_when_the_selected_one_stays() {
-        let main = ReceiverState::tuned(14_074_000, "USB", true);
+        let main = ReceiverState::tuned(14_074_000, Mode::Usb, true);
         let mut radio = RadioState::new(main, None);
         radio.active = Some(Selected::A);
         let old = StateContent::connecting(radio, "IC-705");

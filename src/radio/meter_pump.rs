@@ -197,7 +197,7 @@ impl MeterPump {
         let round: Vec<MeterKind> = kinds
             .iter()
             .copied()
-            .filter(|k| profile.has_meter(k.name()) && in_round(*k, ptt, slow_due))
+            .filter(|k| profile.has_meter(*k) && in_round(*k, ptt, slow_due))
             .collect();
         if ready && round.contains(&MeterKind::Vd) {
             *slow_at = Some(now);

@@ -111,7 +111,7 @@ impl Sink<(Frame, Instant)> for SweepPublisher {
             a.last_meta = Some(meta);
             self.store.modify(|c| {
                 let s = &mut c.radio.scope;
-                s.mode = Some(sweep.mode);
+                s.settings.mode = Some(sweep.mode);
                 s.start_freq = sweep.start_hz;
                 s.end_freq = sweep.end_hz;
                 s.out_of_range = sweep.out_of_range;

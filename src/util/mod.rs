@@ -1,5 +1,6 @@
 //! Small helpers without a better home: time formatting, JSON diffs, strict JSON
-//! parsing of untrusted input and rate limiting of repeated log lines.
+//! parsing of untrusted input, rate limiting of repeated log lines and the macro that
+//! declares closed vocabularies.
 
 mod ct;
 pub mod json_diff;
@@ -8,6 +9,7 @@ pub mod random;
 mod secret;
 pub mod strict_json;
 pub mod time;
+pub mod vocabulary;
 
 pub use ct::constant_time_eq;
 pub use secret::Secret;

@@ -12,7 +12,7 @@ pub fn capability_tags(profile: &Profile) -> Vec<String> {
         .radio
         .features
         .iter()
-        .map(|f| f.as_str().to_string())
+        .map(|f| f.name().to_string())
         .collect();
     if profile.scope.source != ScopeSourceKind::None && !tags.iter().any(|t| t == "scope") {
         tags.push("scope".into());
@@ -50,13 +50,19 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         .filters
         .widths
         .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
+        .map(|(k, v)| (k.name().to_string(), json!(v)))
+        .collect();
+    let meter_ids: Map<String, Value> = p
+        .meters
+        .list
+        .iter()
+        .map(|m| (m.name().to_string(), json!(m.web_id())))
         .collect();
     json!({
         "model": p.model(),
         "id": p.id(),
         "receivers": p.radio.receivers,
-        "vfoScheme": p.vfo.scheme.as_str(),
+        "vfoScheme": p.vfo.scheme.name(),
         "freqRanges": ranges,
         "scopeSource": p.scope.source.as_json(),
         "scopeConfig": {
@@ -81,6 +87,7 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         "preampValues": p.preamp.values,
         "power": {"minWatts": p.power.min_watts, "maxWatts": p.power.max_watts, "levelMax": 255},
         "meters": p.meters.list,
+        "meterIds": meter_ids,
         "tags": capability_tags(p),
         "hasScope": p.scope.source != ScopeSourceKind::None,
         "hasAudio": p.has_feature(Feature::Audio),

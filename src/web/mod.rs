@@ -3,6 +3,7 @@
 //! it, and every WebSocket client gets a thread of its own (`ws/`).
 
 pub mod auth;
+pub mod bridge_route;
 pub mod capabilities;
 pub mod context;
 pub mod front;
@@ -13,6 +14,7 @@ pub mod origin;
 pub mod ptt;
 pub mod ptt_watch;
 pub mod response;
+pub mod router;
 pub mod routes;
 pub mod server;
 pub mod session;

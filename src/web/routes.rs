@@ -31,7 +31,7 @@ pub fn readyz(app: &AppCtx) -> Reply {
     if ready {
         response::json(200, &json!({"status": "ready", "radioReady": true}))
     } else {
-        let why = message.unwrap_or_else(|| format!("radio status: {}", status.as_str()));
+        let why = message.unwrap_or_else(|| format!("radio status: {}", status.name()));
         response::json(
             503,
             &json!({"status": "not_ready", "radioReady": false, "error": "radio_unavailable", "message": why}),
@@ -63,7 +63,7 @@ pub fn info(app: &AppCtx) -> Reply {
                 "tags": capability_tags(&p),
                 "modes": p.modes.list,
                 "filters": p.filters.list,
-                "vfoScheme": p.vfo.scheme.as_str(),
+                "vfoScheme": p.vfo.scheme.name(),
                 "hasLan": p.radio.lan,
             },
             "connection": {
@@ -181,16 +181,6 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
 /// `GET /`: the browser UI (gzip when `Accept-Encoding` allows it).
 pub fn root(accept_encoding: Option<&str>) -> Reply {
     super::ui_page::reply(accept_encoding)
-}
-
-/// Routes of the interface that later releases implement.
-pub fn planned(path: &str) -> Reply {
-    response::error(501, "not_implemented", planned_message(path))
-}
-
-/// The message of a `501 not_implemented` for `path`.
-pub fn planned_message(path: &str) -> String {
-    format!("{path} is part of the interface but not in this release yet")
 }
 
 /// Bounded time for radio commands started from HTTP.

@@ -3,12 +3,13 @@
 //! pool of worker threads. Every failure is answered with a JSON error; nothing ends in
 //! a silently closed connection.
 //!
-//! Requests that may wait for the radio (everything but GET and HEAD) run in a second
-//! pool of their own, so that a radio command never holds up `GET /api/v1/state` or the
-//! health checks. (Bodies arrive whole: the front door reads them before passing a
-//! request on, so a slow upload holds no worker at all.)
+//! The routes are one table (`router.rs`). Requests that may wait for the radio
+//! (everything but GET and HEAD) run in a second pool of their own, so that a radio
+//! command never holds up `GET /api/v1/state` or the health checks. (Bodies arrive
+//! whole: the front door reads them before passing a request on, so a slow upload holds
+//! no worker at all.)
 
-use std::io::{self, Read};
+use std::io;
 use std::net::{SocketAddr, TcpListener};
 use std::os::fd::AsRawFd;
 use std::sync::Arc;
@@ -17,7 +18,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
-use serde_json::Value;
 use tiny_http::{Method, Request, Server};
 
 use super::auth::redact;
@@ -26,8 +26,8 @@ use super::front::backend::{FRONT_HEADER, PEER_HEADER};
 use super::front::onboarding::Onboarding;
 use super::front::session::SessionLimits;
 use super::front::{FrontConfig, FrontDoor, PortRole};
-use super::response::{self, Reply};
-use super::routes;
+use super::response;
+use super::router;
 use super::tls::TlsProvider;
 use crate::util::constant_time_eq;
 
@@ -295,34 +295,6 @@ fn header<'a>(req: &'a Request, name: &str) -> Option<&'a str> {
     super::request_header(req, name)
 }
 
-/// Routes: path -> allowed methods.
-const ROUTES: &[(&str, &[&str])] = &[
-    ("/", &["GET", "HEAD"]),
-    ("/index.html", &["GET", "HEAD"]),
-    ("/healthz", &["GET", "HEAD"]),
-    ("/readyz", &["GET", "HEAD"]),
-    ("/metrics", &["GET", "HEAD"]),
-    ("/api/v1/info", &["GET", "HEAD"]),
-    ("/api/v1/state", &["GET", "HEAD"]),
-    ("/api/v1/capabilities", &["GET", "HEAD"]),
-    ("/api/v1/commands", &["GET", "HEAD"]),
-    ("/api/v1/radio/connect", &["POST"]),
-    ("/api/v1/radio/disconnect", &["POST"]),
-    ("/api/v1/radio/power", &["POST"]),
-    ("/api/v1/dx/spots", &["GET", "HEAD"]),
-    ("/api/v1/dx/status", &["GET", "HEAD"]),
-    ("/api/v1/bridge", &["GET", "HEAD", "POST", "DELETE"]),
-    ("/api/v1/band-plan/config", &["GET", "HEAD", "POST"]),
-    ("/api/v1/band-plan/layers", &["GET", "HEAD"]),
-    ("/api/v1/band-plan/segments", &["GET", "HEAD"]),
-    ("/api/v1/eibi/status", &["GET", "HEAD"]),
-    ("/api/v1/eibi/stations", &["GET", "HEAD"]),
-    ("/api/v1/eibi/segments", &["GET", "HEAD"]),
-    ("/api/v1/eibi/identify", &["GET", "HEAD"]),
-    ("/api/v1/eibi/bands", &["GET", "HEAD"]),
-    ("/api/v1/eibi/fetch", &["POST"]),
-];
-
 fn handle(mut req: Request, app: &Arc<AppCtx>, secret: &str) {
     let started = Instant::now();
     let method = req.method().as_str().to_string();
@@ -332,7 +304,7 @@ fn handle(mut req: Request, app: &Arc<AppCtx>, secret: &str) {
         .is_some_and(|v| constant_time_eq(v.as_bytes(), secret.as_bytes()));
     let peer = header(&req, PEER_HEADER).unwrap_or("?").to_string();
     let reply = if through_front {
-        route(&mut req, app, &method, &path)
+        router::dispatch(&mut req, app, &path)
     } else {
         response::error(
             403,
@@ -352,112 +324,4 @@ fn handle(mut req: Request, app: &Arc<AppCtx>, secret: &str) {
         redact(&url),
         started.elapsed()
     );
-}
-
-/// The reply to a request that came through the front door.
-fn route(req: &mut Request, app: &Arc<AppCtx>, method: &str, path: &str) -> Reply {
-    let guarded = path.starts_with("/api/") || path == "/metrics";
-    if guarded && !app.cfg.auth.check(header(req, "Authorization"), None) {
-        return response::unauthorized();
-    }
-    let Some((_, allowed)) = ROUTES.iter().find(|(p, _)| *p == path) else {
-        return response::not_found(method, path);
-    };
-    if !allowed.contains(&method) {
-        return response::method_not_allowed(method, path, allowed);
-    }
-    match path {
-        "/" | "/index.html" => routes::root(header(req, "Accept-Encoding")),
-        "/healthz" => routes::healthz(app),
-        "/readyz" => routes::readyz(app),
-        "/metrics" => super::metrics_page::reply(app),
-        "/api/v1/info" => routes::info(app),
-        "/api/v1/state" => routes::state(app, header(req, "If-None-Match")),
-        "/api/v1/capabilities" => routes::capabilities(app),
-        "/api/v1/commands" => routes::commands(app),
-        "/api/v1/radio/connect" | "/api/v1/radio/disconnect" | "/api/v1/radio/power" => {
-            let body = match read_body(req, app.cfg.max_body, path == "/api/v1/radio/power") {
-                Ok(b) => b,
-                Err(reply) => return reply,
-            };
-            match path {
-                "/api/v1/radio/connect" => routes::connect(app),
-                "/api/v1/radio/disconnect" => routes::disconnect(app),
-                _ => routes::power(app, &body),
-            }
-        }
-        p if super::station::serves(p) => {
-            let body = match super::station::body_rule(method, p) {
-                Some(required) => match read_body(req, app.cfg.max_body, required) {
-                    Ok(b) => b,
-                    Err(reply) => return reply,
-                },
-                None => Value::Null,
-            };
-            super::station::route(app, method, p, req.url(), &body)
-        }
-        other => routes::planned(other),
-    }
-}
-
-/// Reads a JSON body: refused before reading when larger than `max` (413), or of another
-/// content type (415); `required` bodies must be present.
-fn read_body(req: &mut Request, max: usize, required: bool) -> Result<Value, Reply> {
-    if let Some(len) = req.body_length()
-        && len > max
-    {
-        return Err(response::error(
-            413,
-            "request_too_large",
-            format!("the body is {len} bytes; the limit is {max}"),
-        ));
-    }
-    let has_body = req.body_length().is_some_and(|l| l > 0);
-    if !has_body {
-        return if required {
-            Err(response::error(
-                400,
-                "invalid_json",
-                "a JSON body is required",
-            ))
-        } else {
-            Ok(Value::Null)
-        };
-    }
-    let ctype = header(req, "Content-Type").unwrap_or("");
-    if !ctype.to_ascii_lowercase().starts_with("application/json") {
-        return Err(response::error(
-            415,
-            "unsupported_media_type",
-            format!("Content-Type {ctype:?} is not accepted; send application/json"),
-        ));
-    }
-    let mut buf = Vec::new();
-    let mut limited = req.as_reader().take(max as u64 + 1);
-    if let Err(e) = limited.read_to_end(&mut buf) {
-        return Err(response::error(
-            400,
-            "invalid_json",
-            format!("the body could not be read: {e}"),
-        ));
-    }
-    if buf.len() > max {
-        return Err(response::error(
-            413,
-            "request_too_large",
-            format!("the body is larger than {max} bytes"),
-        ));
-    }
-    crate::util::strict_json::parse_slice(&buf).map_err(|e| {
-        response::error(
-            400,
-            "invalid_json",
-            format!("the body is not valid JSON: {e}"),
-        )
-    })
-}
-
-/// The method as tiny_http names it (kept for handlers that need it).
-pub fn is_head(m: &Method) -> bool {
-    *m == Method::Head
 }

@@ -1,76 +1,37 @@
 //! Meters of the web interface: names (`meters_start`, profiles) and the `meter_id` of
 //! the binary meter frame (interface.md §2.5).
 
-/// One meter the web interface knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MeterKind {
-    /// S-meter of the MAIN receiver.
-    Smeter,
-    /// S-meter of the SUB receiver (dual-receiver radios).
-    SmeterSub,
-    /// TX output power (Po).
-    Power,
-    /// SWR (valid during TX).
-    Swr,
-    /// ALC (valid during TX).
-    Alc,
-    /// Speech compressor level.
-    Comp,
-    /// PA drain current.
-    Id,
-    /// PA drain voltage.
-    Vd,
-    /// PA temperature.
-    Temp,
+use crate::util::vocabulary::vocabulary;
+
+vocabulary! {
+    /// One meter the web interface knows; its value is the `meter_id` of the binary
+    /// meter frame.
+    pub enum MeterKind: u8 {
+        /// S-meter of the MAIN receiver.
+        Smeter = "smeter" => 0x01,
+        /// S-meter of the SUB receiver (dual-receiver radios).
+        SmeterSub = "smeter_sub" => 0x02,
+        /// TX output power (Po).
+        Power = "power" => 0x03,
+        /// SWR (valid during TX).
+        Swr = "swr" => 0x04,
+        /// ALC (valid during TX).
+        Alc = "alc" => 0x05,
+        /// Speech compressor level.
+        Comp = "comp" => 0x06,
+        /// PA drain current.
+        Id = "id" => 0x07,
+        /// PA drain voltage.
+        Vd = "vd" => 0x08,
+        /// PA temperature.
+        Temp = "temp" => 0x09,
+    }
 }
 
 impl MeterKind {
-    /// Every meter, in web-id order.
-    pub const ALL: [MeterKind; 9] = [
-        MeterKind::Smeter,
-        MeterKind::SmeterSub,
-        MeterKind::Power,
-        MeterKind::Swr,
-        MeterKind::Alc,
-        MeterKind::Comp,
-        MeterKind::Id,
-        MeterKind::Vd,
-        MeterKind::Temp,
-    ];
-
-    /// The name used in profiles and in `meters_start`.
-    pub fn name(self) -> &'static str {
-        match self {
-            MeterKind::Smeter => "smeter",
-            MeterKind::SmeterSub => "smeter_sub",
-            MeterKind::Power => "power",
-            MeterKind::Swr => "swr",
-            MeterKind::Alc => "alc",
-            MeterKind::Comp => "comp",
-            MeterKind::Id => "id",
-            MeterKind::Vd => "vd",
-            MeterKind::Temp => "temp",
-        }
-    }
-
-    /// Parses a meter name.
-    pub fn from_name(name: &str) -> Option<MeterKind> {
-        MeterKind::ALL.into_iter().find(|m| m.name() == name)
-    }
-
     /// The `meter_id` of the binary meter frame.
     pub fn web_id(self) -> u8 {
-        match self {
-            MeterKind::Smeter => 0x01,
-            MeterKind::SmeterSub => 0x02,
-            MeterKind::Power => 0x03,
-            MeterKind::Swr => 0x04,
-            MeterKind::Alc => 0x05,
-            MeterKind::Comp => 0x06,
-            MeterKind::Id => 0x07,
-            MeterKind::Vd => 0x08,
-            MeterKind::Temp => 0x09,
-        }
+        self.value()
     }
 
     /// True for meters that only mean something while transmitting.

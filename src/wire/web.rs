@@ -1,5 +1,6 @@
 //! Binary WebSocket frames of the web interface (interface.md §2.5), little-endian.
 
+use crate::util::vocabulary::vocabulary;
 use crate::wire::{Result, WireError, field, need};
 
 /// `msg_type` of a scope frame.
@@ -11,43 +12,21 @@ pub const AUDIO_TX_FRAME: u8 = 0x11;
 /// `msg_type` of a meter frame.
 pub const METER_FRAME: u8 = 0x20;
 
-/// Codec of an audio frame on `/api/v1/audio`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AudioCodec {
-    /// One Opus packet per frame (0x01).
-    Opus,
-    /// Interleaved i16 little-endian samples (0x02).
-    Pcm16,
+vocabulary! {
+    /// Codec of an audio frame on `/api/v1/audio`: its name in `audio_start`, its value
+    /// the `codec` byte of the frame header.
+    pub enum AudioCodec: u8 {
+        /// One Opus packet per frame.
+        Opus = "opus" => 0x01,
+        /// Interleaved i16 little-endian samples.
+        Pcm16 = "pcm16" => 0x02,
+    }
 }
 
 impl AudioCodec {
-    /// Both codecs.
-    pub const ALL: [AudioCodec; 2] = [AudioCodec::Opus, AudioCodec::Pcm16];
-
     /// The `codec` byte of the frame header.
     pub fn byte(self) -> u8 {
-        match self {
-            AudioCodec::Opus => 0x01,
-            AudioCodec::Pcm16 => 0x02,
-        }
-    }
-
-    /// The codec of a header byte.
-    pub fn from_byte(b: u8) -> Option<AudioCodec> {
-        AudioCodec::ALL.into_iter().find(|c| c.byte() == b)
-    }
-
-    /// The name used in `audio_start`.
-    pub fn name(self) -> &'static str {
-        match self {
-            AudioCodec::Opus => "opus",
-            AudioCodec::Pcm16 => "pcm16",
-        }
-    }
-
-    /// The codec of an `audio_start` name.
-    pub fn from_name(name: &str) -> Option<AudioCodec> {
-        AudioCodec::ALL.into_iter().find(|c| c.name() == name)
+        self.value()
     }
 }
 

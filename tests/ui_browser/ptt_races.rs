@@ -202,7 +202,7 @@ fn the_latched_countdown_runs_to_the_servers_tx_timeout() {
     wait_state(addr, "PTT on", |s| s["ptt"] == true);
     page.wait_for("window.rigweb.ptt.phase === 'live'", Duration::from_secs(5));
     // latched (a double tap on a touch screen): the countdown shows what is left of 90 s
-    let sub = page.eval("(() => { const p = window.rigweb.parts.ptt; p.latched = true; p.render(); return document.getElementById('ptt-sub').textContent; })()");
+    let sub = page.eval("(() => { const p = window.rigweb.parts.ptt; p.machine.latched = true; p.render(); return document.getElementById('ptt-sub').textContent; })()");
     let sub = sub.as_str().unwrap();
     assert!(
         sub.contains("1:30 left") || sub.contains("1:29 left") || sub.contains("1:28 left"),

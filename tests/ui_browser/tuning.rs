@@ -134,7 +134,7 @@ fn a_level_control_changes_the_simulator() {
     let srv = start(None);
     let addr = srv.addr();
     let page = open(addr, 1280, 900, "dark");
-    // without a command catalogue the page offers the power level from the capabilities
+    // the power level (from the command catalogue, in the TX panel)
     let slider = "[data-cmd='set_power'] input[type=range]";
     page.wait_for(
         &format!("!!document.querySelector(\"{slider}\")"),
@@ -181,7 +181,13 @@ fn a_catalogue_level_control_changes_the_simulator() {
     let srv = start(None);
     let addr = srv.addr();
     let page = open(addr, 1280, 900, "dark");
-    assert_eq!(page.eval("window.rigweb.catalogue"), "server");
+    let commands = page.eval("window.rigweb.catalogue");
+    assert!(
+        commands
+            .as_array()
+            .is_some_and(|c| c.iter().any(|n| n == "set_af_gain")),
+        "{commands}"
+    );
     let slider = "[data-cmd='set_af_gain'] input[type=range]";
     page.eval(&format!(
         "document.querySelector(\"{slider}\").scrollIntoView({{block: 'center'}})"
@@ -196,6 +202,27 @@ fn a_catalogue_level_control_changes_the_simulator() {
     // a toggle from the catalogue (NB) and its state field
     page.click("[data-cmd='set_nb'] button");
     wait_state(addr, "NB on", |s| s["main"]["nb"] == true);
+    // each control sits in the panel the catalogue names: the monitor and VOX gains in
+    // the transmitter's, and nothing is left over for "More"
+    let panel = |cmd: &str| {
+        page.eval(&format!(
+            "document.querySelector(\"[data-cmd='{cmd}']\").closest('.controls').id"
+        ))
+    };
+    assert_eq!(panel("set_monitor_gain"), "ctl-tx");
+    assert_eq!(panel("set_vox_gain"), "ctl-tx");
+    assert_eq!(panel("set_af_gain"), "ctl-rx");
+    // a command the page has no code for (the manual notch) works from its catalogue row
+    assert_eq!(panel("set_manual_notch"), "ctl-rx");
+    page.eval("document.querySelector(\"[data-cmd='set_manual_notch']\").scrollIntoView({block: 'center'})");
+    page.click("[data-cmd='set_manual_notch'] button");
+    wait_state(addr, "manual notch on", |s| {
+        s["main"]["manualNotch"] == true
+    });
+    assert_eq!(
+        page.eval("document.querySelector('#card-other').hidden"),
+        true
+    );
     page.assert_no_console_errors();
     srv.shutdown();
 }

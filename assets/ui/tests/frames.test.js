@@ -52,16 +52,19 @@ test('truncated or foreign scope frames are refused, never read past the end', (
   assert.equal(frameType(whole), 1);
 });
 
-test('meter frames give named readings; a short one is refused', () => {
-  const b = new Uint8Array([0x20, 0x34, 0x12, 2, 0x01, 120, 0, 0x04, 0x2c, 0x01]);
-  const f = parseMeterFrame(b);
+test('meter frames give readings named as the capabilities name the ids; a short one is refused', () => {
+  // `meterIds` of the capabilities, inverted
+  const names = new Map([[1, 'smeter'], [4, 'swr']]);
+  const b = new Uint8Array([0x20, 0x34, 0x12, 3, 0x01, 120, 0, 0x04, 0x2c, 0x01, 0x09, 5, 0]);
+  const f = parseMeterFrame(b, names);
   assert.equal(f.seq, 0x1234);
   assert.deepEqual(f.readings, [
     { id: 1, name: 'smeter', value: 120 },
     { id: 4, name: 'swr', value: 300 },
+    { id: 9, name: 'meter9', value: 5 },
   ]);
-  assert.equal(parseMeterFrame(b.subarray(0, 9)), null);
-  assert.equal(parseMeterFrame(new Uint8Array([0x20, 0, 0])), null);
+  assert.equal(parseMeterFrame(b.subarray(0, 12), names), null);
+  assert.equal(parseMeterFrame(new Uint8Array([0x20, 0, 0]), names), null);
 });
 
 test('audio frames: header fields and payload; unknown codec or channel count refused', () => {

@@ -115,15 +115,13 @@ impl Procedure for SetBand {
                     Some((hz, mode_code, filter, data)) => {
                         self.children.push(Box::new(set_freq(cx, target, hz)));
                         // the mode is applied once the frequency is there
-                        let mode = civ::mode_name(mode_code)
-                            .filter(|m| cx.profile.mode_code(m).is_some())
-                            .map(str::to_string);
+                        let mode = cx.profile.mode_of_code(mode_code);
                         if let Some(m) = mode {
                             let filter = (1..=3).contains(&filter).then_some(filter);
                             let data = data.filter(|d| *d <= cx.profile.modes.data_modes);
                             self.children.push(Box::new(Deferred::new(Box::new(
                                 move |cx: &mut Cx| {
-                                    Box::new(set_mode(cx, target, Some(&m), filter, data))
+                                    Box::new(set_mode(cx, target, Some(m), filter, data))
                                         as Box<dyn Procedure>
                                 },
                             ))));

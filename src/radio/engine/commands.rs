@@ -17,7 +17,7 @@ use crate::radio::command::{Command, Write};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::radio::table::encode_write;
-use crate::radio::table::settings::{Place, Setting};
+use crate::radio::table::settings::Place;
 use crate::wire::civ::cmd;
 
 fn unknown(what: &str) -> CommandError {
@@ -48,7 +48,7 @@ fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
             target,
             mode,
             filter,
-        } => Box::new(set_mode(cx, *target, Some(mode), *filter, None)),
+        } => Box::new(set_mode(cx, *target, Some(*mode), *filter, None)),
         Command::SetFilter { target, filter } => {
             Box::new(set_mode(cx, *target, None, Some(*filter), None))
         }
@@ -114,7 +114,7 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
         let req = CivRequest::set(addr, s.cmd, &data);
         let (id, raw) = (s.id, w.raw);
         let then = Then::Set(Box::new(move |c| {
-            (Setting::of(id).field.set)(&mut c.radio, rx, raw);
+            c.radio.set_setting(id, rx, raw);
         }));
         if s.place == Place::Receiver {
             let Some(r) = route(cx, rx, req, true) else {

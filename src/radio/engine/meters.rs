@@ -66,7 +66,7 @@ impl Procedure for ReadMeters {
             let Some((sub, rx)) = civ_read(kind) else {
                 continue;
             };
-            if !cx.profile.has_meter(kind.name()) {
+            if !cx.profile.has_meter(kind) {
                 continue;
             }
             let req = CivRequest::read(cx.addr(), cmd::METER, &[sub]);

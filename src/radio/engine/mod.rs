@@ -364,7 +364,7 @@ impl Engine {
                 ErrorCode::RadioUnavailable,
                 format!(
                     "the radio is not connected (link {}); the command was not sent",
-                    status.as_str()
+                    status.name()
                 ),
             );
             self.complete(job.reply, Err(e));
@@ -462,7 +462,9 @@ impl Engine {
         }
         if f.cmd == cmd::SCOPE
             && f.data.first() == Some(&cmd::scope::RECEIVER)
-            && self.store.read(|c| c.radio.scope.span_hz.is_none())
+            && self
+                .store
+                .read(|c| c.radio.scope.settings.span_hz.is_none())
             && !self.internal.contains(&Internal::ScopeRefresh)
         {
             self.internal.push_back(Internal::ScopeRefresh);

@@ -273,16 +273,3 @@ pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Rou
         )],
     })
 }
-
-/// A script of one per-receiver set (routed to `receiver`).
-pub fn routed_set(cx: &Cx, receiver: u8, req: CivRequest, then: Then, result: Value) -> Script {
-    let Some(r) = route(cx, receiver, req, true) else {
-        return Script::fail(CommandError::new(
-            ErrorCode::RadioUnavailable,
-            "the receiver cannot be reached",
-        ));
-    };
-    let mut items = r.before;
-    items.push(Item::set(r.req, then));
-    Script::new(items, result).finally(r.after)
-}

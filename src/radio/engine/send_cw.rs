@@ -11,7 +11,7 @@ use crate::radio::apply::apply_frame;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::radio::table::{cw_mode_allows, tx_vfo};
-use crate::wire::civ::{self, Frame, cmd};
+use crate::wire::civ::{Frame, Mode, cmd};
 
 fn unknown_tx_mode(label: &str) -> CommandError {
     CommandError::new(
@@ -46,11 +46,11 @@ impl SendCw {
     }
 
     /// Checks `mode` of the TX VFO `label`, then sends the text.
-    fn send_if(&mut self, cx: &Cx, label: &str, mode: Option<String>) -> Step {
+    fn send_if(&mut self, cx: &Cx, label: &str, mode: Option<Mode>) -> Step {
         let Some(mode) = mode else {
             return Step::Done(Err(unknown_tx_mode(label)));
         };
-        if let Err(e) = cw_mode_allows(label, &mode) {
+        if let Err(e) = cw_mode_allows(label, mode) {
             return Step::Done(Err(e));
         }
         self.phase = Phase::Sending;
@@ -63,10 +63,8 @@ impl SendCw {
 }
 
 /// The mode of a `26 <sel> <mode> <data> <filter>` reply, if the profile has it.
-fn mode_of(cx: &Cx, f: &Frame) -> Option<String> {
-    let code = *f.data.get(1)?;
-    let name = civ::mode_name(code)?;
-    cx.profile.mode_code(name).map(|_| name.to_string())
+fn mode_of(cx: &Cx, f: &Frame) -> Option<Mode> {
+    cx.profile.mode_of_code(*f.data.get(1)?)
 }
 
 impl Procedure for SendCw {
@@ -75,7 +73,7 @@ impl Procedure for SendCw {
             Phase::Start => {
                 let s = cx.store.read(|c| c.radio.clone());
                 let (label, mode) = tx_vfo(&s);
-                if s.split == Some(true) && vfo::has_unselected(cx.profile) {
+                if s.settings.split == Some(true) && vfo::has_unselected(cx.profile) {
                     self.phase = Phase::ReadingTx;
                     return Step::Send {
                         req: CivRequest::read(cx.addr(), cmd::SEL_MODE, &[cmd::sel::UNSELECTED]),

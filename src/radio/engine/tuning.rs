@@ -11,7 +11,7 @@ use crate::radio::command::Target;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::request::CivRequest;
 use crate::radio::state::RadioState;
-use crate::wire::civ::{self, cmd};
+use crate::wire::civ::{self, Mode, cmd};
 
 fn unknown(what: &str) -> CommandError {
     CommandError::new(
@@ -73,7 +73,7 @@ fn data_mode_bytes(data: u8, fil: Option<u8>, with_filter: bool) -> Vec<u8> {
 pub fn set_mode(
     cx: &mut Cx,
     target: Target,
-    mode: Option<&str>,
+    mode: Option<Mode>,
     filter: Option<u8>,
     data: Option<u8>,
 ) -> Script {
@@ -85,18 +85,19 @@ pub fn set_mode(
             format!("this radio has no {}", target.label()),
         ));
     };
-    let Some(mode) = mode.map(str::to_string).or(cur_mode) else {
+    let Some(mode) = mode.or(cur_mode) else {
         return Script::fail(unknown(&format!("the mode of {}", target.label())));
     };
-    let Some(code) = cx.profile.mode_code(&mode) else {
+    if !cx.profile.has_mode(mode) {
         return Script::fail(CommandError::param(
             "mode",
-            format!("{mode:?} is not a mode of the {}", cx.profile.model()),
+            format!("{mode} is not a mode of the {}", cx.profile.model()),
         ));
-    };
+    }
+    let code = mode.code();
     let filter = filter.or(cur_filter);
     let sel = cx.store.read(|c| sel_for_target(&c.radio, target));
-    let with_filter = civ::has_filter(code);
+    let with_filter = mode.has_filter();
     let fil = filter.and_then(|f| civ::bcd_byte(f).ok());
     let new_data = data.or(cur_data);
     let data_changes = data.is_some() && data != cur_data;
@@ -107,11 +108,9 @@ pub fn set_mode(
         }
         CivRequest::set(addr, cmd::SET_MODE, &bytes)
     };
-    let m = mode.clone();
     let then = move || {
-        let m = m.clone();
         Then::Set(Box::new(move |c| {
-            apply::set_mode(&mut c.radio, target, &m, new_data, filter)
+            apply::set_mode(&mut c.radio, target, mode, new_data, filter)
         }))
     };
     let has_26 = vfo::has_unselected(cx.profile);
@@ -189,7 +188,7 @@ pub fn width_refresh(cx: &Cx, rx: u8) -> Script {
         None => {
             cx.store.modify(|c| {
                 if let Some(r) = c.radio.receiver_mut(rx) {
-                    r.filter_width = None;
+                    r.settings.filter_width = None;
                 }
             });
             Script::new(Vec::new(), json!({}))

@@ -2,34 +2,29 @@
 //! "State resource fields"). A value the radio has not reported (never read, or its read
 //! timed out) is `None` and shows as `null`: nothing is made up.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-/// The selected receiver (MAIN/SUB radios) or VFO (A/B radios).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Selected {
-    /// MAIN receiver.
-    #[serde(rename = "MAIN")]
-    Main,
-    /// SUB receiver.
-    #[serde(rename = "SUB")]
-    Sub,
-    /// VFO A.
-    A,
-    /// VFO B.
-    B,
+use crate::radio::table::settings::{
+    GlobalSettings, Place, ReceiverSettings, ScopeSettings, Setting, SettingId,
+};
+use crate::util::vocabulary::vocabulary;
+use crate::wire::civ::Mode;
+
+vocabulary! {
+    /// The selected receiver (MAIN/SUB radios) or VFO (A/B radios).
+    pub enum Selected {
+        /// MAIN receiver.
+        Main = "MAIN",
+        /// SUB receiver.
+        Sub = "SUB",
+        /// VFO A.
+        A = "A",
+        /// VFO B.
+        B = "B",
+    }
 }
 
 impl Selected {
-    /// The label the web interface uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Selected::Main => "MAIN",
-            Selected::Sub => "SUB",
-            Selected::A => "A",
-            Selected::B => "B",
-        }
-    }
-
     /// 0 for MAIN / VFO A, 1 for SUB / VFO B.
     pub fn index(self) -> u8 {
         match self {
@@ -39,78 +34,26 @@ impl Selected {
     }
 }
 
-/// Where the link to the radio stands (`radioDetail.status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RadioStatus {
-    /// Connected, answering.
-    Connected,
-    /// Connecting (discovery, login, streams, first state read).
-    Connecting,
-    /// Lost; the next attempt starts after a pause.
-    Reconnecting,
-    /// Logged out on request.
-    Disconnected,
-    /// Given up (wrong credentials).
-    Failed,
-    /// The radio is in standby.
-    PoweredOff,
-    /// CI-V went silent; re-opening.
-    Recovering,
-    /// CI-V stays silent although the LAN session is alive.
-    NotResponding,
-}
-
-impl RadioStatus {
-    /// The name the web interface uses.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RadioStatus::Connected => "connected",
-            RadioStatus::Connecting => "connecting",
-            RadioStatus::Reconnecting => "reconnecting",
-            RadioStatus::Disconnected => "disconnected",
-            RadioStatus::Failed => "failed",
-            RadioStatus::PoweredOff => "powered_off",
-            RadioStatus::Recovering => "recovering",
-            RadioStatus::NotResponding => "not_responding",
-        }
+vocabulary! {
+    /// Where the link to the radio stands (`radioDetail.status`).
+    pub enum RadioStatus {
+        /// Connected, answering.
+        Connected = "connected",
+        /// Connecting (discovery, login, streams, first state read).
+        Connecting = "connecting",
+        /// Lost; the next attempt starts after a pause.
+        Reconnecting = "reconnecting",
+        /// Logged out on request.
+        Disconnected = "disconnected",
+        /// Given up (wrong credentials).
+        Failed = "failed",
+        /// The radio is in standby.
+        PoweredOff = "powered_off",
+        /// CI-V went silent; re-opening.
+        Recovering = "recovering",
+        /// CI-V stays silent although the LAN session is alive.
+        NotResponding = "not_responding",
     }
-}
-
-/// AGC time constant (`16 12`: 1 fast, 2 mid, 3 slow).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Agc {
-    /// Fast.
-    Fast,
-    /// Mid.
-    Mid,
-    /// Slow.
-    Slow,
-}
-
-/// Antenna tuner (`1C 01`: 0 off, 1 on, 2 tuning).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Tuner {
-    /// Off (through).
-    Off,
-    /// On.
-    On,
-    /// Tuning now.
-    Tune,
-}
-
-/// Scope sweep speed (`27 1A`: 0 fast, 1 mid, 2 slow).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ScopeSpeed {
-    /// Fast.
-    Fast,
-    /// Mid.
-    Mid,
-    /// Slow.
-    Slow,
 }
 
 /// One VFO of an A/B radio.
@@ -119,8 +62,8 @@ pub enum ScopeSpeed {
 pub struct VfoState {
     /// Frequency, Hz.
     pub freq_hz: Option<u64>,
-    /// Mode name.
-    pub mode: Option<String>,
+    /// Mode.
+    pub mode: Option<Mode>,
     /// Filter number 1..3.
     pub filter: Option<u8>,
     /// DATA mode (0 off, 1..3 D1..D3).
@@ -133,36 +76,15 @@ pub struct VfoState {
 pub struct ReceiverState {
     /// Frequency of the receiver (of its selected VFO on A/B radios), Hz.
     pub freq_hz: Option<u64>,
-    /// Mode name (USB, LSB, CW, ...).
-    pub mode: Option<String>,
+    /// Mode.
+    pub mode: Option<Mode>,
     /// Filter number 1..3.
     pub filter: Option<u8>,
     /// DATA mode (0 off, 1..3 D1..D3).
     pub data_mode: Option<u8>,
-    /// Attenuator, dB.
-    pub att: Option<u8>,
-    /// Preamp level (0 off).
-    pub preamp: Option<u8>,
-    /// AF gain 0..255.
-    pub af_gain: Option<u16>,
-    /// RF gain 0..255.
-    pub rf_gain: Option<u16>,
-    /// Squelch 0..255.
-    pub squelch: Option<u16>,
-    /// AGC time constant.
-    pub agc: Option<Agc>,
-    /// Noise blanker on.
-    pub nb: Option<bool>,
-    /// Noise blanker level 0..255.
-    pub nb_level: Option<u16>,
-    /// Noise reduction on.
-    pub nr: Option<bool>,
-    /// Noise reduction level 0..255.
-    pub nr_level: Option<u16>,
-    /// Auto notch on.
-    pub auto_notch: Option<bool>,
-    /// IF filter width, Hz.
-    pub filter_width: Option<u32>,
+    /// The per-receiver settings of the settings table.
+    #[serde(flatten)]
+    pub settings: ReceiverSettings,
     /// VFO A (A/B radios only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vfo_a: Option<VfoState>,
@@ -182,30 +104,22 @@ impl ReceiverState {
     }
 
     /// A receiver at `freq_hz` in `mode`, FIL1, DATA off (for tests and fixtures).
-    pub fn tuned(freq_hz: u64, mode: &str, ab: bool) -> ReceiverState {
+    pub fn tuned(freq_hz: u64, mode: Mode, ab: bool) -> ReceiverState {
         let vfo = VfoState {
             freq_hz: Some(freq_hz),
-            mode: Some(mode.to_string()),
+            mode: Some(mode),
             filter: Some(1),
             data_mode: Some(0),
         };
         ReceiverState {
             freq_hz: Some(freq_hz),
-            mode: Some(mode.to_string()),
+            mode: Some(mode),
             filter: Some(1),
             data_mode: Some(0),
             vfo_a: ab.then(|| vfo.clone()),
             vfo_b: ab.then_some(vfo),
             ..ReceiverState::default()
         }
-    }
-}
-
-/// Serialises a reference level kept in tenths of a dB as a number of dB.
-fn tenths_as_db<S: Serializer>(v: &Option<i16>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(t) => s.serialize_f64(f64::from(*t) / 10.0),
-        None => s.serialize_none(),
     }
 }
 
@@ -217,19 +131,9 @@ pub struct ScopeState {
     pub receiver: u8,
     /// Both receivers shown.
     pub dual: bool,
-    /// 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
-    pub mode: Option<u8>,
-    /// Half-span in center mode, Hz.
-    pub span_hz: Option<u64>,
-    /// Reference level, tenths of a dB (shown as `refDb` in dB).
-    #[serde(rename = "refDb", serialize_with = "tenths_as_db")]
-    pub ref_tenths_db: Option<i16>,
-    /// Sweep speed.
-    pub speed: Option<ScopeSpeed>,
-    /// Hold.
-    pub hold: Option<bool>,
-    /// Fixed-edge set shown in fixed mode (1..=4).
-    pub edge: Option<u8>,
+    /// The scope settings of the settings table (of the receiver shown).
+    #[serde(flatten)]
+    pub settings: ScopeSettings,
     /// Lower edge of the last sweep, Hz.
     pub start_freq: u64,
     /// Upper edge of the last sweep, Hz.
@@ -255,30 +159,9 @@ pub struct RadioState {
     pub ptt: Option<bool>,
     /// Radio switched on (false in standby).
     pub power_on: Option<bool>,
-    /// RF power level 0..255.
-    pub power: Option<u16>,
-    /// Split.
-    pub split: Option<bool>,
-    /// Dual watch.
-    pub dual_watch: Option<bool>,
-    /// RIT on.
-    pub rit: Option<bool>,
-    /// RIT offset, Hz.
-    pub rit_offset_hz: Option<i32>,
-    /// Antenna tuner.
-    pub tuner: Option<Tuner>,
-    /// CW key speed, WPM.
-    pub cw_speed: Option<u8>,
-    /// Speech compressor on.
-    pub comp: Option<bool>,
-    /// Speech compressor level 0..255.
-    pub comp_level: Option<u16>,
-    /// Microphone gain 0..255.
-    pub mic_gain: Option<u16>,
-    /// Monitor gain 0..255.
-    pub monitor_gain: Option<u16>,
-    /// VOX gain 0..255.
-    pub vox_gain: Option<u16>,
+    /// The global settings of the settings table.
+    #[serde(flatten)]
+    pub settings: GlobalSettings,
     /// Scope settings.
     pub scope: ScopeState,
 }
@@ -292,18 +175,7 @@ impl RadioState {
             active: None,
             ptt: None,
             power_on: None,
-            power: None,
-            split: None,
-            dual_watch: None,
-            rit: None,
-            rit_offset_hz: None,
-            tuner: None,
-            cw_speed: None,
-            comp: None,
-            comp_level: None,
-            mic_gain: None,
-            monitor_gain: None,
-            vox_gain: None,
+            settings: GlobalSettings::default(),
             scope: ScopeState::default(),
         }
     }
@@ -323,6 +195,32 @@ impl RadioState {
             Some(&mut self.main)
         } else {
             self.sub.as_mut()
+        }
+    }
+
+    /// The value of setting `id` for receiver `rx` (ignored for global settings; a scope
+    /// setting is known for the receiver the scope shows) as the state shows it, `None`
+    /// when unknown.
+    pub fn setting(&self, id: SettingId, rx: u8) -> Option<serde_json::Value> {
+        match Setting::of(id).place {
+            Place::Global => self.settings.get(id),
+            Place::Receiver => self.receiver(rx)?.settings.get(id),
+            Place::ScopeReceiver if self.scope.receiver == rx => self.scope.settings.get(id),
+            Place::ScopeReceiver => None,
+        }
+    }
+
+    /// Sets setting `id` for receiver `rx` from its raw value; false when the receiver
+    /// (or, for a scope setting, the receiver the scope shows) is not `rx` or the value is
+    /// not one of the setting's.
+    pub fn set_setting(&mut self, id: SettingId, rx: u8, raw: i64) -> bool {
+        match Setting::of(id).place {
+            Place::Global => self.settings.set(id, raw),
+            Place::Receiver => self
+                .receiver_mut(rx)
+                .is_some_and(|r| r.settings.set(id, raw)),
+            Place::ScopeReceiver if self.scope.receiver == rx => self.scope.settings.set(id, raw),
+            Place::ScopeReceiver => false,
         }
     }
 

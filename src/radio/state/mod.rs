@@ -5,7 +5,7 @@ mod content;
 mod store;
 
 pub use content::{
-    Agc, Connection, RadioDetail, RadioState, RadioStatus, ReceiverState, ScopeSpeed, ScopeState,
-    Selected, StateContent, Tuner, VfoState, WsClients,
+    Connection, RadioDetail, RadioState, RadioStatus, ReceiverState, ScopeState, Selected,
+    StateContent, VfoState, WsClients,
 };
 pub use store::{Snapshot, StateChange, StateSink, StateStore};

@@ -203,6 +203,7 @@ impl StateStore {
 mod tests {
     use super::*;
     use crate::radio::state::{RadioState, ReceiverState};
+    use crate::wire::civ::Mode;
 
     struct Collect(Mutex<Vec<Arc<StateChange>>>);
     impl StateSink for Collect {
@@ -212,10 +213,10 @@ mod tests {
     }
 
     fn content() -> StateContent {
-        let main = ReceiverState::tuned(14_074_000, "USB", false);
-        let sub = ReceiverState::tuned(7_074_000, "LSB", false);
+        let main = ReceiverState::tuned(14_074_000, Mode::Usb, false);
+        let sub = ReceiverState::tuned(7_074_000, Mode::Lsb, false);
         let mut radio = RadioState::new(main, Some(sub));
-        radio.power = Some(128);
+        radio.settings.power = Some(128);
         StateContent::connecting(radio, "IC-7610")
     }
 

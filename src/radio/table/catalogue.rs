@@ -10,11 +10,17 @@ use super::{Action, COMMANDS, CommandSpec, TargetKind, all_params};
 use crate::profile::Profile;
 use crate::wire::civ;
 
+/// Ranges up to this many values get a label per value.
+const MAX_LABELLED_RANGE: i64 = 16;
+
 fn param_json(ps: &ParamSpec, profile: &Profile) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), json!(ps.name));
     m.insert("type".into(), json!(ps.kind.name()));
     m.insert("required".into(), json!(ps.required));
+    if let Some(t) = ps.title {
+        m.insert("title".into(), json!(t));
+    }
     let scale = match ps.kind {
         ParamKind::Number { scale } => scale as f64,
         _ => 1.0,
@@ -26,6 +32,8 @@ fn param_json(ps: &ParamSpec, profile: &Profile) -> Value {
             json!(v as f64 / scale)
         }
     };
+    // the raw values labels are given for, in the order of `values` (or min..=max)
+    let mut labelled: Vec<i64> = Vec::new();
     match ps.domain.resolve(profile) {
         Allowed::Any => {}
         Allowed::Range { min, max, step } => {
@@ -34,9 +42,13 @@ fn param_json(ps: &ParamSpec, profile: &Profile) -> Value {
             if step > 1 || scale != 1.0 {
                 m.insert("step".into(), num(step.max(1)));
             }
+            if step <= 1 && max - min < MAX_LABELLED_RANGE {
+                labelled = (min..=max).collect();
+            }
         }
         Allowed::Ints(v) => {
             m.insert("values".into(), json!(v));
+            labelled = v;
         }
         Allowed::Names(v) => {
             let names: Vec<&str> = v.iter().map(|(n, _)| n.as_str()).collect();
@@ -50,8 +62,9 @@ fn param_json(ps: &ParamSpec, profile: &Profile) -> Value {
     if let Some(u) = ps.unit {
         m.insert("unit".into(), json!(u));
     }
-    if !ps.labels.is_empty() {
-        m.insert("labels".into(), json!(ps.labels));
+    let labels: Option<Vec<String>> = labelled.iter().map(|v| ps.labels.of(*v)).collect();
+    if let Some(labels) = labels.filter(|l| !l.is_empty()) {
+        m.insert("labels".into(), json!(labels));
     }
     Value::Object(m)
 }
@@ -60,9 +73,7 @@ fn param_json(ps: &ParamSpec, profile: &Profile) -> Value {
 fn filter_widths_by_mode(profile: &Profile) -> Value {
     let mut m = Map::new();
     for mode in &profile.modes.list {
-        let Some(code) = civ::mode_code(mode) else {
-            continue;
-        };
+        let code = mode.code();
         let Some((min, max)) = civ::width_range(code) else {
             continue;
         };
@@ -70,7 +81,7 @@ fn filter_widths_by_mode(profile: &Profile) -> Value {
             .filter_map(|i| civ::width_of_index(code, i))
             .collect();
         m.insert(
-            mode.clone(),
+            mode.name().to_string(),
             json!({"min": min, "max": max, "values": widths}),
         );
     }
@@ -98,6 +109,8 @@ fn command_json(spec: &CommandSpec, profile: &Profile) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), json!(spec.name));
     m.insert("description".into(), json!(spec.description));
+    m.insert("label".into(), json!(spec.label));
+    m.insert("group".into(), json!(spec.group));
     m.insert("target".into(), json!(target));
     m.insert(
         "rateLimited".into(),

@@ -11,7 +11,7 @@ use crate::radio::apply::{selected_receiver, selected_vfo};
 use crate::radio::command::{Command, Write};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::RadioState;
-use crate::wire::civ;
+use crate::wire::civ::{self, Mode};
 
 fn unknown(what: &str) -> CommandError {
     CommandError::new(
@@ -29,21 +29,17 @@ pub fn encode_write(w: &Write, s: &RadioState) -> Result<(u8, Vec<u8>), CommandE
         Place::Global => 0,
         _ => w.receiver,
     };
-    let mode = s.receiver(rx).and_then(|r| r.mode.clone());
-    let ctx = CodecCtx {
-        mode: mode.as_deref().and_then(civ::mode_code),
-    };
+    let mode = s.receiver(rx).and_then(|r| r.mode);
+    let ctx = CodecCtx { mode };
     let Some(bytes) = setting.codec.encode(w.raw, ctx) else {
         let why = match (setting.id, mode) {
-            (SettingId::FilterWidth, Some(m)) => {
-                match civ::mode_code(&m).and_then(civ::width_range) {
-                    Some((lo, hi)) => format!(
-                        "{} Hz is not a filter width of {m}; allowed {lo}..{hi} Hz (see byMode)",
-                        w.raw
-                    ),
-                    None => format!("{m} has a fixed filter width"),
-                }
-            }
+            (SettingId::FilterWidth, Some(m)) => match civ::width_range(m.code()) {
+                Some((lo, hi)) => format!(
+                    "{} Hz is not a filter width of {m}; allowed {lo}..{hi} Hz (see byMode)",
+                    w.raw
+                ),
+                None => format!("{m} has a fixed filter width"),
+            },
             (SettingId::FilterWidth, None) => return Err(unknown("the receiver's mode")),
             _ => format!("{} cannot be encoded", w.raw),
         };
@@ -75,9 +71,9 @@ pub fn check_against(cmd: &Command, s: &RadioState) -> Result<(), CommandError> 
         Command::SendCw(_) => {
             let (label, mode) = tx_vfo(s);
             match mode {
-                Some(m) => cw_mode_allows(&label, &m),
+                Some(m) => cw_mode_allows(&label, m),
                 // in split the engine reads the TX VFO's mode (`26 01`) before it sends
-                None if s.split == Some(true) => Ok(()),
+                None if s.settings.split == Some(true) => Ok(()),
                 None => Err(unknown("the mode")),
             }
         }
@@ -88,10 +84,10 @@ pub fn check_against(cmd: &Command, s: &RadioState) -> Result<(), CommandError> 
 /// The receiver or VFO the radio keys, named for messages, and its mode if known: the
 /// unselected one while split is on (TX on the other VFO / receiver), else the selected
 /// one.
-pub fn tx_vfo(s: &RadioState) -> (String, Option<String>) {
+pub fn tx_vfo(s: &RadioState) -> (String, Option<Mode>) {
     let selected = selected_receiver(s);
-    if s.split != Some(true) {
-        let mode = s.receiver(selected).and_then(|r| r.mode.clone());
+    if s.settings.split != Some(true) {
+        let mode = s.receiver(selected).and_then(|r| r.mode);
         return ("the selected receiver".into(), mode);
     }
     if s.sub.is_some() {
@@ -100,22 +96,22 @@ pub fn tx_vfo(s: &RadioState) -> (String, Option<String>) {
             "the TX receiver ({}, split)",
             if tx == 0 { "MAIN" } else { "SUB" }
         );
-        return (label, s.receiver(tx).and_then(|r| r.mode.clone()));
+        return (label, s.receiver(tx).and_then(|r| r.mode));
     }
     match selected_vfo(s) {
         Some(v) => {
             let other = if v == 0 { &s.main.vfo_b } else { &s.main.vfo_a };
             let label = format!("the TX VFO ({}, split)", if v == 0 { "B" } else { "A" });
-            (label, other.as_ref().and_then(|x| x.mode.clone()))
+            (label, other.as_ref().and_then(|x| x.mode))
         }
         None => ("the TX VFO (the unselected one, split)".into(), None),
     }
 }
 
 /// CW goes out only in CW or CW-R: an error naming `label` and its `mode` otherwise.
-pub fn cw_mode_allows(label: &str, mode: &str) -> Result<(), CommandError> {
+pub fn cw_mode_allows(label: &str, mode: Mode) -> Result<(), CommandError> {
     match mode {
-        "CW" | "CW-R" => Ok(()),
+        m if m.is_cw() => Ok(()),
         m => Err(CommandError::param(
             "text",
             format!("CW is sent in mode CW or CW-R; {label} is in {m}"),

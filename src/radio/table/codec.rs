@@ -2,7 +2,7 @@
 //! value is an integer ("raw"): a level 0..255, a BCD byte, 0/1, WPM, Hz, or tenths of a
 //! dB; its codec turns it into the bytes after the setting's prefix and back.
 
-use crate::wire::civ;
+use crate::wire::civ::{self, Mode};
 
 /// The encodings settings use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,8 +34,8 @@ pub enum Codec {
 /// What a codec may need to know about the receiver it encodes for.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CodecCtx {
-    /// CI-V code of the receiver's mode, when known.
-    pub mode: Option<u8>,
+    /// The receiver's mode, when known.
+    pub mode: Option<Mode>,
 }
 
 fn level_bytes(v: i64) -> Option<Vec<u8>> {
@@ -91,7 +91,7 @@ impl Codec {
             }
             Codec::FilterWidth => {
                 let hz = u32::try_from(raw).ok()?;
-                let idx = civ::index_of_width_exact(ctx.mode?, hz)?;
+                let idx = civ::index_of_width_exact(ctx.mode?.code(), hz)?;
                 civ::bcd_byte(idx).ok().map(|b| vec![b])
             }
             Codec::Span => {
@@ -141,7 +141,7 @@ impl Codec {
             Codec::FilterWidth => match bytes {
                 [b] => {
                     let idx = civ::from_bcd_byte(*b).ok()?;
-                    civ::width_of_index(ctx.mode?, idx).map(i64::from)
+                    civ::width_of_index(ctx.mode?.code(), idx).map(i64::from)
                 }
                 _ => None,
             },
@@ -173,7 +173,6 @@ impl Codec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::civ::mode_codes;
 
     fn round_trip(c: Codec, raw: i64, bytes: &[u8], ctx: CodecCtx) {
         assert_eq!(c.encode(raw, ctx).as_deref(), Some(bytes), "{c:?} {raw}");
@@ -192,7 +191,7 @@ mod tests {
         round_trip(Codec::RefLevel, 25, &[0x02, 0x50, 0x00], none);
         round_trip(Codec::Span, 2500, &[0x00, 0x25, 0x00, 0x00, 0x00], none);
         let usb = CodecCtx {
-            mode: Some(mode_codes::USB),
+            mode: Some(Mode::Usb),
         };
         round_trip(Codec::FilterWidth, 1700, &[0x21], usb);
         assert_eq!(Codec::KeySpeed.decode(&[0x01, 0x28], none), Some(27));
@@ -213,7 +212,7 @@ mod tests {
         assert_eq!(Codec::RefLevel.encode(-53, none), None, "0.5 dB steps");
         assert_eq!(Codec::FilterWidth.encode(1700, none), None, "mode unknown");
         let fm = CodecCtx {
-            mode: Some(mode_codes::FM),
+            mode: Some(Mode::Fm),
         };
         assert_eq!(Codec::FilterWidth.encode(1700, fm), None);
         assert_eq!(Codec::KeySpeed.encode(5, none), None);

@@ -9,21 +9,22 @@
 pub mod catalogue;
 mod check;
 pub mod codec;
-#[macro_use]
-mod fields;
+mod domains;
 mod params;
 mod rows;
 pub mod settings;
+pub mod values;
 
 use serde_json::{Map, Value};
 
 pub use check::{check_against, cw_mode_allows, encode_write, tx_vfo};
-pub use params::{Allowed, Args, Domain, ParamKind, ParamSpec};
+pub use params::{Allowed, Args, Domain, Labels, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 
 use super::command::{Command, RateClass, Target, Write};
 use super::error::{CommandError, ErrorCode};
 use crate::profile::{Feature, Profile, VfoScheme};
+use crate::util::vocabulary::vocabulary;
 use settings::SettingId;
 
 /// What a command aims at.
@@ -39,6 +40,24 @@ pub enum TargetKind {
 
 /// The scope receiver "the one the scope shows now" (resolved by the engine).
 pub const SHOWN_SCOPE_RECEIVER: u8 = u8::MAX;
+
+vocabulary! {
+    /// The panel of a page where a command's control belongs.
+    pub enum Group {
+        /// Frequency, mode, filter, band: the page's tuning panel.
+        Tuning = "tuning",
+        /// Receiver settings (gains, AGC, noise blanker and reduction, notch, ...).
+        Rx = "rx",
+        /// VFOs: split, dual watch, RIT, swap and equalize.
+        Vfo = "vfo",
+        /// Transmitter: PTT, power, microphone, compressor, tuner, ...
+        Tx = "tx",
+        /// CW keyer.
+        Cw = "cw",
+        /// Spectrum scope.
+        Scope = "scope",
+    }
+}
 
 /// How a row becomes a [`Command`].
 pub enum Action {
@@ -69,9 +88,20 @@ pub struct CommandSpec {
     pub state: &'static [(&'static str, &'static str)],
     /// How it is rate limited per client (`ptt false` is urgent whatever its row says).
     pub rate: RateClass,
+    /// Short name for a page's control ("AF gain").
+    pub label: &'static str,
+    /// The panel its control belongs to.
+    pub group: Group,
 }
 
 impl CommandSpec {
+    /// The same row with the label and panel group of its control.
+    pub const fn shown(mut self, label: &'static str, group: Group) -> CommandSpec {
+        self.label = label;
+        self.group = group;
+        self
+    }
+
     /// True if `profile` has this command.
     pub fn supported(&self, profile: &Profile) -> bool {
         let gate = self.feature.is_none_or(|f| profile.has_feature(f));
@@ -89,7 +119,7 @@ impl CommandSpec {
         match self.action {
             Action::Write(ws) => ws
                 .iter()
-                .map(|(p, id)| (*p, settings::Setting::of(*id).field.path))
+                .map(|(p, id)| (*p, settings::Setting::of(*id).path))
                 .collect(),
             Action::Build(_) => self.state.to_vec(),
         }

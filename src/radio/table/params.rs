@@ -116,6 +116,37 @@ impl Domain {
     }
 }
 
+/// How a parameter's values are shown: display names for a page's buttons and lists.
+#[derive(Clone, Copy)]
+pub enum Labels {
+    /// The value itself (with its unit) is shown.
+    None,
+    /// Names of the values `0..` (an integer parameter).
+    Of(&'static [&'static str]),
+    /// A name made from each value (values that depend on the profile: ATT `6 dB`).
+    With(fn(i64) -> String),
+}
+
+impl Labels {
+    /// The display name of raw value `v`, if there is one.
+    pub fn of(&self, v: i64) -> Option<String> {
+        match self {
+            Labels::None => None,
+            Labels::Of(names) => usize::try_from(v)
+                .ok()
+                .and_then(|i| names.get(i))
+                .map(|n| n.to_string()),
+            Labels::With(f) => Some(f(v)),
+        }
+    }
+}
+
+impl std::fmt::Debug for Labels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Labels")
+    }
+}
+
 /// One parameter of a command.
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
@@ -129,12 +160,14 @@ pub struct ParamSpec {
     pub domain: Domain,
     /// Unit, for the catalogue.
     pub unit: Option<&'static str>,
-    /// Display names of integer values `0..`, for the catalogue.
-    pub labels: &'static [&'static str],
+    /// Display name of the parameter (a page's control), when not its name.
+    pub title: Option<&'static str>,
+    /// Display names of its values, for the catalogue.
+    pub labels: Labels,
 }
 
 impl ParamSpec {
-    /// A parameter with no unit or labels.
+    /// A parameter with no unit, title or labels.
     pub const fn new(name: &'static str, kind: ParamKind, required: bool, domain: Domain) -> Self {
         ParamSpec {
             name,
@@ -142,7 +175,8 @@ impl ParamSpec {
             required,
             domain,
             unit: None,
-            labels: &[],
+            title: None,
+            labels: Labels::None,
         }
     }
 
@@ -152,9 +186,21 @@ impl ParamSpec {
         self
     }
 
-    /// The same parameter with display labels.
+    /// The same parameter with a display name.
+    pub const fn title(mut self, title: &'static str) -> Self {
+        self.title = Some(title);
+        self
+    }
+
+    /// The same parameter with display names of its values `0..`.
     pub const fn labels(mut self, labels: &'static [&'static str]) -> Self {
-        self.labels = labels;
+        self.labels = Labels::Of(labels);
+        self
+    }
+
+    /// The same parameter with display names made from its values.
+    pub const fn labels_with(mut self, label: fn(i64) -> String) -> Self {
+        self.labels = Labels::With(label);
         self
     }
 }

@@ -1,21 +1,20 @@
 //! The rows of the command table: every command clients may send.
 
-use super::params::{Allowed, Args, Domain, ParamKind, ParamSpec};
+use super::domains::{
+    att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters, fixed_edges,
+    freq_bounds, modes, preamp_label, preamp_values, span_label, spans,
+};
+use super::params::{Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
-use super::{Action, CommandSpec, TargetKind};
+use super::values::{Agc, ScopeSpeed, Tuner};
+use super::{Action, CommandSpec, Group, TargetKind};
 use crate::profile::{Feature, Profile};
 use crate::radio::command::{Command, RateClass, Target};
 use crate::radio::error::CommandError;
 use crate::wire::civ;
 
-/// Characters `send_cw` takes (Icom CW keyer over CI-V `17`).
-pub const CW_CHARSET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 /?.,-=+@:";
-/// Longest `send_cw` text.
-pub const CW_MAX_LEN: usize = 30;
-
 const LEVEL: Domain = Domain::Range(0, 255, 1);
 const ON_OFF: Domain = Domain::Any;
-const SPEEDS: &[(&str, i64)] = &[("fast", 0), ("mid", 1), ("slow", 2)];
 
 const fn int(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
     ParamSpec::new(name, ParamKind::Int, required, domain)
@@ -27,83 +26,6 @@ const fn boolean(name: &'static str, required: bool) -> ParamSpec {
 
 const fn string(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
     ParamSpec::new(name, ParamKind::Str, required, domain)
-}
-
-fn freq_bounds(p: &Profile) -> Allowed {
-    let min = p.freq_ranges.iter().map(|r| r.start_hz).min().unwrap_or(0);
-    let max = p.freq_ranges.iter().map(|r| r.end_hz).max().unwrap_or(0);
-    Allowed::Range {
-        min: min as i64,
-        max: max as i64,
-        step: 1,
-    }
-}
-
-fn modes(p: &Profile) -> Allowed {
-    Allowed::Names(
-        p.modes
-            .list
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.clone(), i as i64))
-            .collect(),
-    )
-}
-
-fn filters(p: &Profile) -> Allowed {
-    Allowed::Names(
-        p.filters
-            .list
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.clone(), i as i64 + 1))
-            .collect(),
-    )
-}
-
-fn data_modes(p: &Profile) -> Allowed {
-    Allowed::Range {
-        min: 0,
-        max: i64::from(p.modes.data_modes),
-        step: 1,
-    }
-}
-
-fn att_values(p: &Profile) -> Allowed {
-    Allowed::Ints(p.attenuator.values.iter().map(|v| i64::from(*v)).collect())
-}
-
-fn preamp_values(p: &Profile) -> Allowed {
-    Allowed::Ints(p.preamp.values.iter().map(|v| i64::from(*v)).collect())
-}
-
-fn fixed_edges(p: &Profile) -> Allowed {
-    Allowed::Ints((1..=i64::from(p.scope.fixed_edges)).collect())
-}
-
-fn spans(p: &Profile) -> Allowed {
-    Allowed::Ints(p.scope.spans_hz.iter().map(|v| i64::from(*v)).collect())
-}
-
-fn filter_widths(p: &Profile) -> Allowed {
-    let (lo, hi) = p
-        .modes
-        .list
-        .iter()
-        .filter_map(|m| civ::width_range(civ::mode_code(m)?))
-        .fold((u32::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
-    Allowed::Range {
-        min: i64::from(lo.min(hi)),
-        max: i64::from(hi),
-        step: 1,
-    }
-}
-
-fn cw_text(_: &Profile) -> Allowed {
-    Allowed::Text {
-        max_len: CW_MAX_LEN,
-        charset: CW_CHARSET,
-    }
 }
 
 fn ranges(profile: &Profile) -> String {
@@ -140,8 +62,7 @@ fn filter_of(a: &Args) -> Option<u8> {
 fn build_set_mode(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
     let mode = a
         .raw("mode")
-        .and_then(|i| p.modes.list.get(i as usize))
-        .cloned()
+        .and_then(|code| p.mode_of_code(u8::try_from(code).ok()?))
         .ok_or_else(|| CommandError::param("mode", "required (a string)"))?;
     Ok(Command::SetMode {
         target,
@@ -203,6 +124,8 @@ const fn custom(
         action: Action::Build(build),
         state,
         rate: class_of(name),
+        label: "",
+        group: Group::Rx,
     }
 }
 
@@ -223,9 +146,12 @@ const fn write(
         action: Action::Write(writes),
         state: &[],
         rate: RateClass::Setting,
+        label: "",
+        group: Group::Rx,
     }
 }
 
+use Group::{Cw, Rx, Scope, Tuning, Tx, Vfo};
 use TargetKind::{None as Global, Receiver, ScopeReceiver};
 
 /// Every command clients may send.
@@ -238,7 +164,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("freq", true, Domain::Profile(freq_bounds)).unit("Hz")],
         build_set_freq,
         &[("freq", "freqHz")],
-    ),
+    )
+    .shown("Frequency", Tuning),
     custom(
         "set_mode",
         "Operating mode (and optionally filter)",
@@ -250,7 +177,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         build_set_mode,
         &[("mode", "mode"), ("filter", "filter")],
-    ),
+    )
+    .shown("Mode", Tuning),
     custom(
         "set_filter",
         "IF filter FIL1..FIL3",
@@ -259,16 +187,18 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[string("filter", true, Domain::Profile(filters))],
         build_set_filter,
         &[("filter", "filter")],
-    ),
+    )
+    .shown("Filter", Tuning),
     custom(
         "set_data_mode",
         "DATA mode: 0 off, 1..3 D1..D3",
         Some(Feature::DataMode),
         Receiver,
-        &[int("data", true, Domain::Profile(data_modes))],
+        &[int("data", true, Domain::Profile(data_modes)).labels_with(data_label)],
         build_set_data_mode,
         &[("data", "dataMode")],
-    ),
+    )
+    .shown("Data", Rx),
     custom(
         "ptt",
         "Key (true) or unkey (false) the transmitter",
@@ -277,28 +207,34 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[boolean("state", true)],
         |a, _, _| Ok(Command::Ptt(a.raw("state") == Some(1))),
         &[("state", "ptt")],
-    ),
+    )
+    .shown("PTT", Tx),
     write(
         "set_power",
         "RF output power level",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::Power)],
-    ),
+    )
+    .shown("Power", Tx),
     write(
         "set_att",
         "Attenuator",
         Receiver,
-        &[int("db", true, Domain::Profile(att_values)).unit("dB")],
+        &[int("db", true, Domain::Profile(att_values))
+            .unit("dB")
+            .labels_with(att_label)],
         &[("db", SettingId::Att)],
-    ),
+    )
+    .shown("ATT", Rx),
     write(
         "set_preamp",
         "Preamp (0 off)",
         Receiver,
-        &[int("level", true, Domain::Profile(preamp_values))],
+        &[int("level", true, Domain::Profile(preamp_values)).labels_with(preamp_label)],
         &[("level", SettingId::Preamp)],
-    ),
+    )
+    .shown("Preamp", Rx),
     custom(
         "vfo_swap",
         "Swap A/B (MAIN/SUB on two-receiver radios)",
@@ -307,7 +243,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[],
         |_, _, _| Ok(Command::VfoSwap),
         &[],
-    ),
+    )
+    .shown("Swap", Vfo),
     custom(
         "vfo_equalize",
         "Copy A to B (MAIN to SUB on two-receiver radios)",
@@ -316,7 +253,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[],
         |_, _, _| Ok(Command::VfoEqualize),
         &[],
-    ),
+    )
+    .shown("Equalize", Vfo),
     custom(
         "set_band",
         "Band change by band stack register code (capabilities bsrCode)",
@@ -325,81 +263,101 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[int("band", true, Domain::Range(0, 255, 1))],
         |a, _, _| Ok(Command::SetBand(a.raw("band").unwrap_or(0) as u8)),
         &[],
-    ),
+    )
+    .shown("Band", Tuning),
     write(
         "set_af_gain",
         "AF (volume) gain",
         Receiver,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::AfGain)],
-    ),
+    )
+    .shown("AF gain", Rx),
     write(
         "set_rf_gain",
         "RF gain",
         Receiver,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::RfGain)],
-    ),
+    )
+    .shown("RF gain", Rx),
     write(
         "set_squelch",
         "Squelch level",
         Receiver,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::Squelch)],
-    ),
+    )
+    .shown("Squelch", Rx),
     write(
         "set_agc",
         "AGC time constant",
         Receiver,
-        &[string(
-            "mode",
-            true,
-            Domain::Choices(&[("fast", 1), ("mid", 2), ("slow", 3)]),
-        )],
+        &[string("mode", true, Domain::Choices(Agc::NAMED))],
         &[("mode", SettingId::Agc)],
-    ),
+    )
+    .shown("AGC", Rx),
     write(
         "set_nb",
         "Noise blanker on/off and level",
         Receiver,
         &[boolean("on", true), int("level", false, LEVEL)],
         &[("on", SettingId::Nb), ("level", SettingId::NbLevel)],
-    ),
+    )
+    .shown("NB", Rx),
     write(
         "set_nr",
         "Noise reduction on/off and level",
         Receiver,
         &[boolean("on", true), int("level", false, LEVEL)],
         &[("on", SettingId::Nr), ("level", SettingId::NrLevel)],
-    ),
+    )
+    .shown("NR", Rx),
     write(
         "set_auto_notch",
         "Auto notch",
         Receiver,
         &[boolean("on", true)],
         &[("on", SettingId::AutoNotch)],
-    ),
+    )
+    .shown("Auto notch", Rx),
+    write(
+        "set_manual_notch",
+        "Manual notch on/off and position",
+        Receiver,
+        &[boolean("on", true), int("position", false, LEVEL)],
+        &[
+            ("on", SettingId::ManualNotch),
+            ("position", SettingId::NotchPosition),
+        ],
+    )
+    .shown("Manual notch", Rx),
     write(
         "set_filter_width",
         "IF filter width (allowed widths depend on the mode: see byMode)",
         Receiver,
-        &[int("hz", true, Domain::Profile(filter_widths)).unit("Hz")],
+        &[int("hz", true, Domain::Profile(filter_widths))
+            .unit("Hz")
+            .title("Width")],
         &[("hz", SettingId::FilterWidth)],
-    ),
+    )
+    .shown("Width", Rx),
     write(
         "set_split",
         "Split",
         Global,
         &[boolean("on", true)],
         &[("on", SettingId::Split)],
-    ),
+    )
+    .shown("Split", Vfo),
     write(
         "set_dual_watch",
         "Dual watch",
         Global,
         &[boolean("on", true)],
         &[("on", SettingId::DualWatch)],
-    ),
+    )
+    .shown("Dual watch", Vfo),
     CommandSpec {
         need_one: true,
         ..write(
@@ -408,29 +366,32 @@ pub static COMMANDS: &[CommandSpec] = &[
             Global,
             &[
                 boolean("on", false),
-                int("offset_hz", false, Domain::Range(-9999, 9999, 1)).unit("Hz"),
+                int("offset_hz", false, Domain::Range(-9999, 9999, 1))
+                    .unit("Hz")
+                    .title("Offset"),
             ],
             &[("on", SettingId::Rit), ("offset_hz", SettingId::RitOffset)],
         )
-    },
+    }
+    .shown("RIT", Vfo),
     write(
         "set_tuner",
         "Antenna tuner: off, on, or tune now",
         Global,
-        &[string(
-            "state",
-            true,
-            Domain::Choices(&[("off", 0), ("on", 1), ("tune", 2)]),
-        )],
+        &[string("state", true, Domain::Choices(Tuner::NAMED))],
         &[("state", SettingId::Tuner)],
-    ),
+    )
+    .shown("Tuner", Tx),
     write(
         "set_cw_speed",
         "CW key speed",
         Global,
-        &[int("wpm", true, Domain::Range(6, 48, 1)).unit("wpm")],
+        &[int("wpm", true, Domain::Range(6, 48, 1))
+            .unit("wpm")
+            .title("WPM")],
         &[("wpm", SettingId::CwSpeed)],
-    ),
+    )
+    .shown("CW speed", Cw),
     custom(
         "send_cw",
         "Send CW text with the radio's keyer (mode CW or CW-R)",
@@ -439,7 +400,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[string("text", true, Domain::Profile(cw_text))],
         build_send_cw,
         &[],
-    ),
+    )
+    .shown("Send CW", Cw),
     CommandSpec {
         rate: RateClass::Urgent,
         ..custom(
@@ -451,35 +413,40 @@ pub static COMMANDS: &[CommandSpec] = &[
             |_, _, _| Ok(Command::StopCw),
             &[],
         )
-    },
+    }
+    .shown("Stop CW", Cw),
     write(
         "set_comp",
         "Speech compressor on/off and level",
         Global,
         &[boolean("on", true), int("level", false, LEVEL)],
         &[("on", SettingId::Comp), ("level", SettingId::CompLevel)],
-    ),
+    )
+    .shown("Comp", Tx),
     write(
         "set_mic_gain",
         "Microphone gain",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::MicGain)],
-    ),
+    )
+    .shown("Mic gain", Tx),
     write(
         "set_monitor_gain",
         "Monitor gain (hearing one's own transmission)",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::MonitorGain)],
-    ),
+    )
+    .shown("Monitor", Tx),
     write(
         "set_vox_gain",
         "VOX gain (how readily speech keys the transmitter)",
         Global,
         &[int("level", true, LEVEL)],
         &[("level", SettingId::VoxGain)],
-    ),
+    )
+    .shown("VOX gain", Tx),
     CommandSpec {
         need_one: true,
         ..write(
@@ -487,17 +454,21 @@ pub static COMMANDS: &[CommandSpec] = &[
             "Scope span (half-span), mode, reference level, speed, hold and fixed-edge set",
             ScopeReceiver,
             &[
-                int("span_hz", false, Domain::Profile(spans)).unit("Hz"),
+                int("span_hz", false, Domain::Profile(spans))
+                    .unit("Hz")
+                    .title("Span")
+                    .labels_with(span_label),
                 int("mode", false, Domain::Range(0, 3, 1))
-                    .labels(&["center", "fixed", "scroll-C", "scroll-F"]),
+                    .labels(&["Center", "Fixed", "Scroll-C", "Scroll-F"]),
                 ParamSpec::new(
                     "ref_db",
                     ParamKind::Number { scale: 10 },
                     false,
                     Domain::Range(-300, 100, 5),
                 )
-                .unit("dB"),
-                string("speed", false, Domain::Choices(SPEEDS)),
+                .unit("dB")
+                .title("Ref"),
+                string("speed", false, Domain::Choices(ScopeSpeed::NAMED)),
                 boolean("hold", false),
                 int("edge", false, Domain::Profile(fixed_edges)),
             ],
@@ -510,5 +481,6 @@ pub static COMMANDS: &[CommandSpec] = &[
                 ("edge", SettingId::ScopeEdge),
             ],
         )
-    },
+    }
+    .shown("Scope", Scope),
 ];

@@ -1,15 +1,18 @@
-//! Settings as data: each row names a value of the radio by its CI-V command and prefix,
-//! where it lives (global, per receiver, per scope receiver), how its bytes encode it,
-//! the profile feature it needs, the state field that shows it, the event its change
-//! raises, and whether the state fetch reads it. The engine's encoder, the decoder of
-//! replies and transceive frames, the fetch and the change events all come from here:
-//! adding a level command is one row here, one state field and one command row.
+//! Settings as data, one line each: a value of the radio with its id, the state field
+//! that keeps it (name, type and name in the state resource), its CI-V command and
+//! prefix, how its bytes encode it, the profile feature it needs, and the event its
+//! change raises with the key of the value. Where it lives (global, per receiver, per
+//! scope receiver) is the block it sits in. From these lines come [`SettingId`],
+//! [`SETTINGS`] and the state's [`ReceiverSettings`], [`GlobalSettings`] and
+//! [`ScopeSettings`]; the engine's encoder, the decoder of replies and transceive frames,
+//! the fetch and the change events all read the rows. Adding a level or a switch is one
+//! line here and one command row (`rows.rs`).
+
+use serde::Serialize;
+use serde_json::Value;
 
 use super::codec::Codec;
-use super::fields::{
-    Field, agc, byte, db_of_tenths, flag, hz32, hz64, json, level, offset, scope_mode, speed,
-    tenths, tuner,
-};
+use super::values::{Agc, ScopeSpeed, SettingValue, Tenths, Tuner};
 use crate::profile::Feature;
 use crate::wire::civ::cmd::{self, function, level, rit, scope, tx, vfo};
 
@@ -23,71 +26,6 @@ pub enum Place {
     Receiver,
     /// One value per scope receiver: the receiver byte follows the prefix (`27 14 <rx>`).
     ScopeReceiver,
-}
-
-/// Every setting the table knows (the closed vocabulary of [`SETTINGS`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SettingId {
-    /// AF gain.
-    AfGain,
-    /// RF gain.
-    RfGain,
-    /// Squelch.
-    Squelch,
-    /// Noise reduction level.
-    NrLevel,
-    /// Noise blanker level.
-    NbLevel,
-    /// RF power.
-    Power,
-    /// Microphone gain.
-    MicGain,
-    /// CW key speed.
-    CwSpeed,
-    /// Speech compressor level.
-    CompLevel,
-    /// Attenuator.
-    Att,
-    /// Preamp.
-    Preamp,
-    /// AGC.
-    Agc,
-    /// Noise blanker.
-    Nb,
-    /// Noise reduction.
-    Nr,
-    /// Auto notch.
-    AutoNotch,
-    /// Speech compressor.
-    Comp,
-    /// IF filter width.
-    FilterWidth,
-    /// Split.
-    Split,
-    /// Dual watch.
-    DualWatch,
-    /// RIT on.
-    Rit,
-    /// RIT offset.
-    RitOffset,
-    /// Antenna tuner.
-    Tuner,
-    /// Scope mode.
-    ScopeMode,
-    /// Scope half-span.
-    ScopeSpan,
-    /// Scope reference level.
-    ScopeRef,
-    /// Scope sweep speed.
-    ScopeSpeed,
-    /// Scope hold.
-    ScopeHold,
-    /// Scope fixed-edge set.
-    ScopeEdge,
-    /// Monitor gain (hearing one's own transmission).
-    MonitorGain,
-    /// VOX gain.
-    VoxGain,
 }
 
 /// One row of the settings table.
@@ -108,8 +46,9 @@ pub struct Setting {
     pub codec: Codec,
     /// The profile feature it needs.
     pub feature: Option<Feature>,
-    /// The state field that shows it.
-    pub field: Field,
+    /// The field's path in the state resource (relative to the receiver object for
+    /// per-receiver settings).
+    pub path: &'static str,
     /// The event its change raises.
     pub event: &'static str,
     /// The key of the value in that event's data (and in command results).
@@ -137,371 +76,173 @@ impl Setting {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    id: SettingId,
-    cmd: u8,
-    prefix: &'static [u8],
-    place: Place,
-    codec: Codec,
-    feature: Option<Feature>,
-    field: Field,
-    event: &'static str,
-    key: &'static str,
-) -> Setting {
-    Setting {
-        id,
-        cmd,
-        prefix,
-        set_bytes: None,
-        place,
-        codec,
-        feature,
-        field,
-        event,
-        key,
-    }
+/// The values of one place's settings: a struct with a field per line of its block.
+macro_rules! values {
+    ($(#[$meta:meta])* $name:ident { $($(#[$doc:meta])* $id:ident $f:ident $t:ty = $json:literal;)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+        pub struct $name {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $json)]
+                pub $f: Option<$t>,
+            )*
+        }
+
+        impl $name {
+            /// The value of setting `id` as the state shows it (`None`: unknown, or not
+            /// a setting of this place).
+            pub fn get(&self, id: SettingId) -> Option<Value> {
+                match id {
+                    $(SettingId::$id => self.$f.map(SettingValue::shown),)*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
+            /// Sets setting `id` from its raw value; false when it is not one of the
+            /// setting's values or not a setting of this place.
+            pub fn set(&mut self, id: SettingId, raw: i64) -> bool {
+                match id {
+                    $(SettingId::$id => match <$t as SettingValue>::from_raw(raw) {
+                        Some(v) => {
+                            self.$f = Some(v);
+                            true
+                        }
+                        None => false,
+                    },)*
+                    #[allow(unreachable_patterns)]
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+/// One row of [`SETTINGS`].
+macro_rules! row {
+    ($id:ident, $place:ident, $path:expr, $cmd:expr, [$($pre:expr),*], $codec:expr, $feat:ident,
+     $event:literal, $key:literal $(, [$off:expr, $on:expr])?) => {
+        Setting {
+            id: SettingId::$id,
+            cmd: $cmd,
+            prefix: &[$($pre),*],
+            set_bytes: row!(@set $([$off, $on])?),
+            place: Place::$place,
+            codec: $codec,
+            feature: Some(Feature::$feat),
+            path: $path,
+            event: $event,
+            key: $key,
+        }
+    };
+    (@set) => { None };
+    (@set [$off:expr, $on:expr]) => { Some([$off, $on]) };
+}
+
+/// The settings table: [`SettingId`], [`SETTINGS`] and the value structs from one line
+/// per setting.
+macro_rules! settings {
+    ($(
+        $block:ident $values:ident $place:ident ($prefix:literal) {
+            $($(#[$doc:meta])* $id:ident => $f:ident: $t:ty = $json:literal, $cmd:expr,
+              [$($pre:expr),*], $codec:expr, $feat:ident, $event:literal, $key:literal
+              $(, set [$off:expr, $on:expr])?;)*
+        }
+    )*) => {
+        /// Every setting the table knows (the closed vocabulary of [`SETTINGS`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum SettingId {
+            $($($(#[$doc])* $id,)*)*
+        }
+
+        /// The settings table, indexed by [`SettingId`].
+        pub static SETTINGS: &[Setting] = &[
+            $($(row!($id, $place, concat!($prefix, $json), $cmd, [$($pre),*], $codec,
+                     $feat, $event, $key $(, [$off, $on])?),)*)*
+        ];
+
+        $(values! {
+            #[doc = concat!("The ", stringify!($block), " settings of the settings table.")]
+            $values { $($(#[$doc])* $id $f $t = $json;)* }
+        })*
+    };
 }
 
 use Codec::{Flag, Level};
-use Place::{Global, Receiver, ScopeReceiver};
 
-/// The settings table, indexed by [`SettingId`].
-pub static SETTINGS: [Setting; 30] = [
-    row(
-        SettingId::AfGain,
-        cmd::LEVEL,
-        &[level::AF],
-        Receiver,
-        Level,
-        Some(Feature::AfGain),
-        rx_field!(af_gain, level, "afGain"),
-        "af_gain_changed",
-        "level",
-    ),
-    row(
-        SettingId::RfGain,
-        cmd::LEVEL,
-        &[level::RF_GAIN],
-        Receiver,
-        Level,
-        Some(Feature::RfGain),
-        rx_field!(rf_gain, level, "rfGain"),
-        "rf_gain_changed",
-        "level",
-    ),
-    row(
-        SettingId::Squelch,
-        cmd::LEVEL,
-        &[level::SQUELCH],
-        Receiver,
-        Level,
-        Some(Feature::Squelch),
-        rx_field!(squelch, level, "squelch"),
-        "squelch_changed",
-        "level",
-    ),
-    row(
-        SettingId::NrLevel,
-        cmd::LEVEL,
-        &[level::NR],
-        Receiver,
-        Level,
-        Some(Feature::Nr),
-        rx_field!(nr_level, level, "nrLevel"),
-        "nr_level_changed",
-        "level",
-    ),
-    row(
-        SettingId::NbLevel,
-        cmd::LEVEL,
-        &[level::NB],
-        Receiver,
-        Level,
-        Some(Feature::Nb),
-        rx_field!(nb_level, level, "nbLevel"),
-        "nb_level_changed",
-        "level",
-    ),
-    row(
-        SettingId::Power,
-        cmd::LEVEL,
-        &[level::RF_POWER],
-        Global,
-        Level,
-        Some(Feature::Tx),
-        global_field!(power, level, "power"),
-        "power_changed",
-        "level",
-    ),
-    row(
-        SettingId::MicGain,
-        cmd::LEVEL,
-        &[level::MIC_GAIN],
-        Global,
-        Level,
-        Some(Feature::MicGain),
-        global_field!(mic_gain, level, "micGain"),
-        "mic_gain_changed",
-        "level",
-    ),
-    row(
-        SettingId::CwSpeed,
-        cmd::LEVEL,
-        &[level::KEY_SPEED],
-        Global,
-        Codec::KeySpeed,
-        Some(Feature::Cw),
-        global_field!(cw_speed, byte, "cwSpeed"),
-        "cw_speed_changed",
-        "wpm",
-    ),
-    row(
-        SettingId::CompLevel,
-        cmd::LEVEL,
-        &[level::COMP],
-        Global,
-        Level,
-        Some(Feature::Comp),
-        global_field!(comp_level, level, "compLevel"),
-        "comp_level_changed",
-        "level",
-    ),
-    row(
-        SettingId::Att,
-        cmd::ATTENUATOR,
-        &[],
-        Receiver,
-        Codec::Byte { max: 99 },
-        Some(Feature::Attenuator),
-        rx_field!(att, byte, "att"),
-        "att_changed",
-        "db",
-    ),
-    row(
-        SettingId::Preamp,
-        cmd::FUNCTION,
-        &[function::PREAMP],
-        Receiver,
-        Codec::Byte { max: 3 },
-        Some(Feature::Preamp),
-        rx_field!(preamp, byte, "preamp"),
-        "preamp_changed",
-        "level",
-    ),
-    row(
-        SettingId::Agc,
-        cmd::FUNCTION,
-        &[function::AGC],
-        Receiver,
-        Codec::Byte { max: 3 },
-        Some(Feature::Agc),
-        rx_field!(agc, agc, "agc"),
-        "agc_changed",
-        "mode",
-    ),
-    row(
-        SettingId::Nb,
-        cmd::FUNCTION,
-        &[function::NB],
-        Receiver,
-        Flag,
-        Some(Feature::Nb),
-        rx_field!(nb, flag, "nb"),
-        "nb_changed",
-        "on",
-    ),
-    row(
-        SettingId::Nr,
-        cmd::FUNCTION,
-        &[function::NR],
-        Receiver,
-        Flag,
-        Some(Feature::Nr),
-        rx_field!(nr, flag, "nr"),
-        "nr_changed",
-        "on",
-    ),
-    row(
-        SettingId::AutoNotch,
-        cmd::FUNCTION,
-        &[function::AUTO_NOTCH],
-        Receiver,
-        Flag,
-        Some(Feature::AutoNotch),
-        rx_field!(auto_notch, flag, "autoNotch"),
-        "auto_notch_changed",
-        "on",
-    ),
-    row(
-        SettingId::Comp,
-        cmd::FUNCTION,
-        &[function::COMP],
-        Global,
-        Flag,
-        Some(Feature::Comp),
-        global_field!(comp, flag, "comp"),
-        "comp_changed",
-        "on",
-    ),
-    row(
-        SettingId::FilterWidth,
-        cmd::EXT,
-        &[cmd::ext::FILTER_WIDTH],
-        Receiver,
-        Codec::FilterWidth,
-        Some(Feature::FilterWidth),
-        rx_field!(filter_width, hz32, "filterWidth"),
-        "filter_width_changed",
-        "hz",
-    ),
-    row(
-        SettingId::Split,
-        cmd::SPLIT,
-        &[],
-        Global,
-        Flag,
-        Some(Feature::Split),
-        global_field!(split, flag, "split"),
-        "split_changed",
-        "on",
-    ),
-    Setting {
-        set_bytes: Some([vfo::DUAL_WATCH_OFF, vfo::DUAL_WATCH_ON]),
-        ..row(
-            SettingId::DualWatch,
-            cmd::VFO,
-            &[vfo::DUAL_WATCH],
-            Global,
-            Flag,
-            Some(Feature::DualWatch),
-            global_field!(dual_watch, flag, "dualWatch"),
-            "dual_watch_changed",
-            "on",
-        )
-    },
-    row(
-        SettingId::Rit,
-        cmd::RIT,
-        &[rit::ON],
-        Global,
-        Flag,
-        Some(Feature::Rit),
-        global_field!(rit, flag, "rit"),
-        "rit_changed",
-        "on",
-    ),
-    row(
-        SettingId::RitOffset,
-        cmd::RIT,
-        &[rit::OFFSET],
-        Global,
-        Codec::RitOffset,
-        Some(Feature::Rit),
-        global_field!(rit_offset_hz, offset, "ritOffsetHz"),
-        "rit_offset_changed",
-        "offset_hz",
-    ),
-    row(
-        SettingId::Tuner,
-        cmd::TX,
-        &[tx::TUNER],
-        Global,
-        Codec::Byte { max: 2 },
-        Some(Feature::Tuner),
-        global_field!(tuner, tuner, "tuner"),
-        "tuner_changed",
-        "state",
-    ),
-    row(
-        SettingId::ScopeMode,
-        cmd::SCOPE,
-        &[scope::MODE],
-        ScopeReceiver,
-        Codec::Byte { max: 3 },
-        Some(Feature::Scope),
-        scope_field!(mode, scope_mode, "scope.mode"),
-        "scope_mode_changed",
-        "mode",
-    ),
-    row(
-        SettingId::ScopeSpan,
-        cmd::SCOPE,
-        &[scope::SPAN],
-        ScopeReceiver,
-        Codec::Span,
-        Some(Feature::Scope),
-        scope_field!(span_hz, hz64, "scope.spanHz"),
-        "scope_span_changed",
-        "span_hz",
-    ),
-    row(
-        SettingId::ScopeRef,
-        cmd::SCOPE,
-        &[scope::REF_LEVEL],
-        ScopeReceiver,
-        Codec::RefLevel,
-        Some(Feature::Scope),
-        scope_field!(ref_tenths_db, tenths, "scope.refDb", db_of_tenths),
-        "scope_ref_changed",
-        "ref_db",
-    ),
-    row(
-        SettingId::ScopeSpeed,
-        cmd::SCOPE,
-        &[scope::SPEED],
-        ScopeReceiver,
-        Codec::Byte { max: 2 },
-        Some(Feature::Scope),
-        scope_field!(speed, speed, "scope.speed"),
-        "scope_speed_changed",
-        "speed",
-    ),
-    row(
-        SettingId::ScopeHold,
-        cmd::SCOPE,
-        &[scope::HOLD],
-        ScopeReceiver,
-        Flag,
-        Some(Feature::Scope),
-        scope_field!(hold, flag, "scope.hold"),
-        "scope_hold_changed",
-        "hold",
-    ),
-    row(
-        SettingId::ScopeEdge,
-        cmd::SCOPE,
-        &[scope::EDGE],
-        ScopeReceiver,
-        Codec::Byte { max: 4 },
-        Some(Feature::Scope),
-        scope_field!(edge, byte, "scope.edge"),
-        "scope_edge_changed",
-        "edge",
-    ),
-    row(
-        SettingId::MonitorGain,
-        cmd::LEVEL,
-        &[level::MONITOR],
-        Global,
-        Level,
-        Some(Feature::Tx),
-        global_field!(monitor_gain, level, "monitorGain"),
-        "monitor_gain_changed",
-        "level",
-    ),
-    row(
-        SettingId::VoxGain,
-        cmd::LEVEL,
-        &[level::VOX],
-        Global,
-        Level,
-        Some(Feature::Tx),
-        global_field!(vox_gain, level, "voxGain"),
-        "vox_gain_changed",
-        "level",
-    ),
-];
+settings! {
+    receiver ReceiverSettings Receiver ("") {
+        /// AF gain 0..255.
+        AfGain => af_gain: u16 = "afGain", cmd::LEVEL, [level::AF], Level, AfGain, "af_gain_changed", "level";
+        /// RF gain 0..255.
+        RfGain => rf_gain: u16 = "rfGain", cmd::LEVEL, [level::RF_GAIN], Level, RfGain, "rf_gain_changed", "level";
+        /// Squelch 0..255.
+        Squelch => squelch: u16 = "squelch", cmd::LEVEL, [level::SQUELCH], Level, Squelch, "squelch_changed", "level";
+        /// Noise reduction level 0..255.
+        NrLevel => nr_level: u16 = "nrLevel", cmd::LEVEL, [level::NR], Level, Nr, "nr_level_changed", "level";
+        /// Noise blanker level 0..255.
+        NbLevel => nb_level: u16 = "nbLevel", cmd::LEVEL, [level::NB], Level, Nb, "nb_level_changed", "level";
+        /// Attenuator, dB.
+        Att => att: u8 = "att", cmd::ATTENUATOR, [], Codec::Byte { max: 99 }, Attenuator, "att_changed", "db";
+        /// Preamp level (0 off).
+        Preamp => preamp: u8 = "preamp", cmd::FUNCTION, [function::PREAMP], Codec::Byte { max: 3 }, Preamp, "preamp_changed", "level";
+        /// AGC time constant.
+        Agc => agc: Agc = "agc", cmd::FUNCTION, [function::AGC], Codec::Byte { max: 3 }, Agc, "agc_changed", "mode";
+        /// Noise blanker on.
+        Nb => nb: bool = "nb", cmd::FUNCTION, [function::NB], Flag, Nb, "nb_changed", "on";
+        /// Noise reduction on.
+        Nr => nr: bool = "nr", cmd::FUNCTION, [function::NR], Flag, Nr, "nr_changed", "on";
+        /// Auto notch on.
+        AutoNotch => auto_notch: bool = "autoNotch", cmd::FUNCTION, [function::AUTO_NOTCH], Flag, AutoNotch, "auto_notch_changed", "on";
+        /// Manual notch on.
+        ManualNotch => manual_notch: bool = "manualNotch", cmd::FUNCTION, [function::MANUAL_NOTCH], Flag, AutoNotch, "manual_notch_changed", "on";
+        /// Manual notch position 0..255.
+        NotchPosition => notch_position: u16 = "notchPosition", cmd::LEVEL, [level::NOTCH], Level, AutoNotch, "notch_position_changed", "position";
+        /// IF filter width, Hz.
+        FilterWidth => filter_width: u32 = "filterWidth", cmd::EXT, [cmd::ext::FILTER_WIDTH], Codec::FilterWidth, FilterWidth, "filter_width_changed", "hz";
+    }
+    global GlobalSettings Global ("") {
+        /// RF power level 0..255.
+        Power => power: u16 = "power", cmd::LEVEL, [level::RF_POWER], Level, Tx, "power_changed", "level";
+        /// Microphone gain 0..255.
+        MicGain => mic_gain: u16 = "micGain", cmd::LEVEL, [level::MIC_GAIN], Level, MicGain, "mic_gain_changed", "level";
+        /// CW key speed, WPM.
+        CwSpeed => cw_speed: u8 = "cwSpeed", cmd::LEVEL, [level::KEY_SPEED], Codec::KeySpeed, Cw, "cw_speed_changed", "wpm";
+        /// Speech compressor level 0..255.
+        CompLevel => comp_level: u16 = "compLevel", cmd::LEVEL, [level::COMP], Level, Comp, "comp_level_changed", "level";
+        /// Speech compressor on.
+        Comp => comp: bool = "comp", cmd::FUNCTION, [function::COMP], Flag, Comp, "comp_changed", "on";
+        /// Split.
+        Split => split: bool = "split", cmd::SPLIT, [], Flag, Split, "split_changed", "on";
+        /// Dual watch (set `07 C0`/`07 C1`, read `07 C2`).
+        DualWatch => dual_watch: bool = "dualWatch", cmd::VFO, [vfo::DUAL_WATCH], Flag, DualWatch, "dual_watch_changed", "on", set [vfo::DUAL_WATCH_OFF, vfo::DUAL_WATCH_ON];
+        /// RIT on.
+        Rit => rit: bool = "rit", cmd::RIT, [rit::ON], Flag, Rit, "rit_changed", "on";
+        /// RIT offset, Hz.
+        RitOffset => rit_offset_hz: i32 = "ritOffsetHz", cmd::RIT, [rit::OFFSET], Codec::RitOffset, Rit, "rit_offset_changed", "offset_hz";
+        /// Antenna tuner.
+        Tuner => tuner: Tuner = "tuner", cmd::TX, [tx::TUNER], Codec::Byte { max: 2 }, Tuner, "tuner_changed", "state";
+        /// Monitor gain 0..255 (hearing one's own transmission).
+        MonitorGain => monitor_gain: u16 = "monitorGain", cmd::LEVEL, [level::MONITOR], Level, Tx, "monitor_gain_changed", "level";
+        /// VOX gain 0..255.
+        VoxGain => vox_gain: u16 = "voxGain", cmd::LEVEL, [level::VOX], Level, Tx, "vox_gain_changed", "level";
+    }
+    scope ScopeSettings ScopeReceiver ("scope.") {
+        /// Scope mode: 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
+        ScopeMode => mode: u8 = "mode", cmd::SCOPE, [scope::MODE], Codec::Byte { max: 3 }, Scope, "scope_mode_changed", "mode";
+        /// Scope half-span in center mode, Hz.
+        ScopeSpan => span_hz: u64 = "spanHz", cmd::SCOPE, [scope::SPAN], Codec::Span, Scope, "scope_span_changed", "span_hz";
+        /// Scope reference level (kept in tenths of a dB, shown in dB).
+        ScopeRef => ref_db: Tenths = "refDb", cmd::SCOPE, [scope::REF_LEVEL], Codec::RefLevel, Scope, "scope_ref_changed", "ref_db";
+        /// Scope sweep speed.
+        ScopeSpeed => speed: ScopeSpeed = "speed", cmd::SCOPE, [scope::SPEED], Codec::Byte { max: 2 }, Scope, "scope_speed_changed", "speed";
+        /// Scope hold.
+        ScopeHold => hold: bool = "hold", cmd::SCOPE, [scope::HOLD], Flag, Scope, "scope_hold_changed", "hold";
+        /// Fixed-edge set shown in fixed mode (1..=4).
+        ScopeEdge => edge: u8 = "edge", cmd::SCOPE, [scope::EDGE], Codec::Byte { max: 4 }, Scope, "scope_edge_changed", "edge";
+    }
+}
 
 /// The setting a frame's `cmd` and data (after any command-29 prefix) belong to, with the
 /// scope receiver byte (for [`Place::ScopeReceiver`]) and the value bytes.
@@ -532,7 +273,7 @@ mod tests {
             assert_eq!(Setting::of(s.id).id, s.id);
         }
         // a lookup by a row's own prefix finds that row
-        for s in &SETTINGS {
+        for s in SETTINGS {
             let mut data = s.prefix.to_vec();
             if s.place == Place::ScopeReceiver {
                 data.push(0);

@@ -2,6 +2,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::profile::ProfileRegistry;
+use crate::wire::civ::Mode;
 
 fn parse_on(model: &str, name: &str, params: Value) -> Result<Command, CommandError> {
     let p = ProfileRegistry::embedded().get(model).unwrap();
@@ -50,7 +51,7 @@ fn valid_commands() {
         .unwrap(),
         Command::SetMode {
             target: Target::Receiver(0),
-            mode: "CW-R".into(),
+            mode: Mode::CwR,
             filter: Some(2)
         }
     );
@@ -312,9 +313,9 @@ fn events_show_values_as_the_state_does() {
     // `ref_db` parameter are in dB
     let p = ProfileRegistry::embedded().get("ic7610").unwrap();
     let mut radio = crate::radio::engine::unknown_radio(&p);
-    radio.scope.ref_tenths_db = Some(-25);
+    radio.scope.settings.ref_db = Some(values::Tenths(-25));
     let s = settings::Setting::of(settings::SettingId::ScopeRef);
-    assert_eq!((s.field.get)(&radio, 0), Some(json!(-2.5)));
+    assert_eq!(radio.setting(s.id, 0), Some(json!(-2.5)));
     assert_eq!(s.key, "ref_db");
     let shown = serde_json::to_value(&radio.scope).unwrap();
     assert_eq!(shown["refDb"], json!(-2.5));
@@ -346,4 +347,118 @@ fn choices_are_answered_by_their_canonical_name() {
     let args = Args::check(obj.as_object().unwrap(), &[params::VFO_PARAM], &p).unwrap();
     assert_eq!(args.str("vfo"), Some("A"));
     assert_eq!(args.raw("vfo"), Some(0));
+}
+
+/// The value at dotted `path` of `v`, if every key on the way exists.
+fn at_path<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(v, |v, key| v.get(key))
+}
+
+#[test]
+fn every_state_path_a_row_names_resolves_in_the_state_resource() {
+    let reg = ProfileRegistry::embedded();
+    let mut checked = 0;
+    for id in reg.ids() {
+        let p = reg.get(&id).unwrap();
+        let content = crate::radio::service::initial_content(&p);
+        let doc = Value::Object(content.to_json(1, std::time::SystemTime::UNIX_EPOCH));
+        for spec in COMMANDS.iter().filter(|c| c.supported(&p)) {
+            for (param, path) in spec.state_paths() {
+                // receiver commands name fields of the receiver object, the others the root
+                let base = match spec.target {
+                    TargetKind::Receiver => &doc["main"],
+                    _ => &doc,
+                };
+                assert!(
+                    at_path(base, path).is_some(),
+                    "{id}: {}.{param} names {path:?}, which the state resource lacks",
+                    spec.name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} paths checked");
+    // and the check finds a path that is not there
+    let p = reg.get("ic7610").unwrap();
+    let doc = Value::Object(
+        crate::radio::service::initial_content(&p).to_json(1, std::time::SystemTime::UNIX_EPOCH),
+    );
+    assert!(at_path(&doc["main"], "afGain").is_some());
+    assert!(at_path(&doc["main"], "afGian").is_none());
+    assert!(at_path(&doc, "scope.spanHz").is_some());
+    assert!(at_path(&doc, "scope.spanHertz").is_none());
+}
+
+#[test]
+fn every_row_has_the_label_and_group_of_its_control_in_the_catalogue() {
+    for spec in COMMANDS {
+        assert!(!spec.label.is_empty(), "{} has no label", spec.name);
+    }
+    let p = ProfileRegistry::embedded().get("ic7610").unwrap();
+    let cat = catalogue::catalogue(&p);
+    let cmd = |name: &str| {
+        cat["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    // what the page's "other" panel received before: now labelled and grouped
+    assert_eq!(
+        (
+            &cmd("set_monitor_gain")["label"],
+            &cmd("set_monitor_gain")["group"]
+        ),
+        (&json!("Monitor"), &json!("tx"))
+    );
+    assert_eq!(cmd("set_vox_gain")["group"], "tx");
+    assert_eq!(cmd("set_af_gain")["label"], "AF gain");
+    assert_eq!(cmd("set_scope")["group"], "scope");
+    // value labels: per value of the profile, and of small ranges
+    let param = |c: &Value, name: &str| {
+        c["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let att = param(&cmd("set_att"), "db");
+    assert_eq!(att["labels"][0], "Off");
+    assert_eq!(att["labels"][1], "3 dB");
+    assert_eq!(
+        att["labels"].as_array().unwrap().len(),
+        att["values"].as_array().unwrap().len()
+    );
+    assert_eq!(
+        param(&cmd("set_preamp"), "level")["labels"],
+        json!(["Off", "P1", "P2"])
+    );
+    assert_eq!(
+        param(&cmd("set_data_mode"), "data")["labels"],
+        json!(["Off", "D1", "D2", "D3"])
+    );
+    let scope = cmd("set_scope");
+    assert_eq!(
+        param(&scope, "mode")["labels"],
+        json!(["Center", "Fixed", "Scroll-C", "Scroll-F"])
+    );
+    let span = param(&scope, "span_hz");
+    assert_eq!(
+        (&span["title"], &span["labels"][0]),
+        (&json!("Span"), &json!("±2.5k"))
+    );
+    assert_eq!(span["labels"][7], "±500k");
+    assert!(
+        param(&scope, "ref_db").get("labels").is_none(),
+        "a wide range has none"
+    );
+    assert!(
+        param(&cmd("set_af_gain"), "level").get("labels").is_none(),
+        "0..255 is shown as a level"
+    );
 }

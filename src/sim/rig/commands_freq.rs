@@ -11,7 +11,6 @@ use super::{SimRig, VfoState};
 use crate::profile::{Feature, VfoScheme};
 use crate::sim::audio_synth::mode;
 use crate::wire::civ::cmd::{self, sel, vfo};
-use crate::wire::civ::mode_name;
 
 /// The byte between the two edges of a `02` reply.
 const BAND_EDGE_SEPARATOR: u8 = 0x2D;
@@ -19,7 +18,7 @@ const BAND_EDGE_SEPARATOR: u8 = 0x2D;
 impl SimRig {
     /// True if the radio supports mode `code`.
     pub(super) fn mode_ok(&self, code: u8) -> bool {
-        mode_name(code).is_some_and(|n| self.profile.mode_code(n).is_some())
+        self.profile.mode_of_code(code).is_some()
     }
 
     /// True if `f` names one of the radio's filters.

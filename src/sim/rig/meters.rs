@@ -14,6 +14,7 @@ use crate::sim::band::voice_envelope;
 use crate::sim::frontend::{Frontend, power_sum, smeter_raw};
 use crate::sim::rng::{hash2, unit};
 use crate::wire::civ::cmd::{self, function, level, meter};
+use crate::wire::meter::MeterKind;
 
 /// Vd reading at 13.8 V.
 const VD_IDLE: u16 = 185;
@@ -97,8 +98,8 @@ impl SimRig {
         if let Some(hz) = idx.and_then(|i| width_of_index(v.mode, i)) {
             return hz as f32;
         }
-        crate::wire::civ::mode_name(v.mode)
-            .and_then(|n| self.profile.filter_widths(n))
+        crate::wire::civ::Mode::from_code(v.mode)
+            .and_then(|m| self.profile.filter_widths(m))
             .and_then(|w| w.get(usize::from(v.filter.max(1) - 1)).copied())
             .map_or(2_400.0, |w| w as f32)
     }
@@ -278,19 +279,19 @@ impl SimRig {
         };
         *self.state.meter_reads.entry((via29, *sub)).or_default() += 1;
         let rx = self.rx_of(target);
-        let has = |name: &str| self.profile.has_meter(name);
+        let has = |kind: MeterKind| self.profile.has_meter(kind);
         let two = |v: u16| Reply::data(cmd::METER, &[&[*sub], &level_bytes(v)]);
         let one = |v: bool| Reply::data(cmd::METER, &[&[*sub, u8::from(v)]]);
         match *sub {
             meter::SQUELCH_OPEN | meter::VARIOUS_SQUELCH => one(self.squelch_open(rx)),
             meter::S_METER => two(self.smeter(rx)),
             meter::OVERFLOW => one(self.overflow(rx)),
-            meter::PO if has("power") => two(self.tx_meters().po),
-            meter::SWR if has("swr") => two(self.tx_meters().swr),
-            meter::ALC if has("alc") => two(self.tx_meters().alc),
-            meter::COMP if has("comp") => two(self.tx_meters().comp),
-            meter::VD if has("vd") => two(self.tx_meters().vd),
-            meter::ID if has("id") => two(self.tx_meters().id),
+            meter::PO if has(MeterKind::Power) => two(self.tx_meters().po),
+            meter::SWR if has(MeterKind::Swr) => two(self.tx_meters().swr),
+            meter::ALC if has(MeterKind::Alc) => two(self.tx_meters().alc),
+            meter::COMP if has(MeterKind::Comp) => two(self.tx_meters().comp),
+            meter::VD if has(MeterKind::Vd) => two(self.tx_meters().vd),
+            meter::ID if has(MeterKind::Id) => two(self.tx_meters().id),
             _ => Reply::Nak,
         }
     }

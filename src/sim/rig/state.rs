@@ -307,30 +307,22 @@ pub(crate) fn default_mode(profile: &Profile, hz: u64) -> u8 {
         0..10_000_000 => mode::LSB,
         _ => mode::USB,
     };
-    let supported = |code: u8| {
-        crate::wire::civ::mode_name(code).is_some_and(|n| profile.mode_code(n).is_some())
-    };
+    let supported = |code: u8| profile.mode_of_code(code).is_some();
     if supported(wanted) {
         return wanted;
     }
     [mode::FM, mode::USB, mode::LSB]
         .into_iter()
         .find(|c| supported(*c))
-        .or_else(|| {
-            profile
-                .modes
-                .list
-                .first()
-                .and_then(|n| crate::wire::civ::mode_code(n))
-        })
+        .or_else(|| profile.modes.list.first().map(|m| m.code()))
         .unwrap_or(mode::USB)
 }
 
 /// The default `1A 03` index of (mode, filter) from the profile's widths.
 pub(crate) fn default_width_index(profile: &Profile, mode_code: u8, filter: u8) -> Option<u8> {
-    let name = crate::wire::civ::mode_name(mode_code)?;
+    let mode = crate::wire::civ::Mode::from_code(mode_code)?;
     let hz = profile
-        .filter_widths(name)
+        .filter_widths(mode)
         .and_then(|w| w.get(usize::from(filter.max(1) - 1)).copied())
         .unwrap_or(2_400);
     index_of_width(mode_code, hz)

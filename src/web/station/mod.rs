@@ -12,13 +12,6 @@ use serde_json::{Value, json};
 use super::context::AppCtx;
 use super::response::{self, Reply};
 
-/// True for a path this module serves.
-pub fn serves(path: &str) -> bool {
-    ["/api/v1/dx/", "/api/v1/band-plan/", "/api/v1/eibi/"]
-        .iter()
-        .any(|p| path.starts_with(p))
-}
-
 /// True when `method path` takes a JSON body, and whether it must have one.
 pub fn body_rule(method: &str, path: &str) -> Option<bool> {
     match (method, path) {

@@ -347,7 +347,7 @@ impl ControlChannel {
         if frames {
             kinds = MeterKind::ALL.to_vec();
         }
-        kinds.retain(|k| profile.has_meter(k.name()));
+        kinds.retain(|k| profile.has_meter(*k));
         self.app
             .meters
             .demand(self.id, kinds, if frames { 10 } else { 5 });

@@ -86,11 +86,11 @@ pub fn draft_state(c: &StateContent, smeter: u16, swr: u16) -> String {
             "mode": r.main.mode,
             "filter": filter,
             "ptt": r.ptt,
-            "power": r.power,
+            "power": r.settings.power,
             "smeter": smeter,
             "swr": swr,
             "scope": {
-                "mode": r.scope.mode,
+                "mode": r.scope.settings.mode,
                 "start_freq": r.scope.start_freq,
                 "end_freq": r.scope.end_freq,
                 "receiver": r.scope.receiver,

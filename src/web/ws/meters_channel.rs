@@ -45,9 +45,9 @@ pub struct MetersAsk {
 /// Validates a `meters_start` message against `profile`.
 pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<MetersAsk, CommandError> {
     messages::check_fields(msg, "meters_start", &["meters", "fps"])?;
-    let names = || MeterKind::ALL.map(MeterKind::name).join(", ");
+    let names = MeterKind::known;
     let asked: BTreeSet<MeterKind> = match msg.get("meters") {
-        None | Some(Value::Null) => MeterKind::ALL.into_iter().collect(),
+        None | Some(Value::Null) => MeterKind::ALL.iter().copied().collect(),
         Some(Value::Array(a)) => {
             let mut set = BTreeSet::new();
             let mut unknown = Vec::new();
@@ -88,7 +88,7 @@ pub fn parse_start(msg: &Map<String, Value>, profile: &Profile) -> Result<Meters
     };
     let kinds = asked
         .into_iter()
-        .filter(|k| profile.has_meter(k.name()))
+        .filter(|k| profile.has_meter(*k))
         .collect();
     Ok(MetersAsk { kinds, fps })
 }

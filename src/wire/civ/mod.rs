@@ -12,7 +12,7 @@ pub use bcd::{
 };
 pub use filter_width::{index_of_width, index_of_width_exact, width_of_index, width_range};
 pub use frame::{Frame, FrameIter, MAX_FRAME_LEN, has_sub, split_frames};
-pub use mode::{MODES, code as mode_codes, has_filter, mode_code, mode_name};
+pub use mode::{Mode, code as mode_codes};
 
 /// Frame preamble byte.
 pub const PREAMBLE: u8 = 0xFE;

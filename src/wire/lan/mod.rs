@@ -120,6 +120,8 @@ pub mod token_kind {
 
 /// Audio codec byte values of the conninfo stream request (spec §2.8).
 pub mod codec {
+    use crate::util::vocabulary::vocabulary;
+
     /// µ-law mono, 8 bit.
     pub const ULAW_MONO: u8 = 0x01;
     /// Linear PCM mono, unsigned 8 bit.
@@ -136,6 +138,25 @@ pub mod codec {
     pub const OPUS_MONO: u8 = 0x40;
     /// Opus stereo (only when the server says "WFVIEW").
     pub const OPUS_STEREO: u8 = 0x41;
+
+    vocabulary! {
+        /// The codecs a profile may name (`[audio] rx_codecs`, `tx_codec`); the value is
+        /// the conninfo byte.
+        pub enum LanCodec: u8 {
+            /// µ-law mono.
+            UlawMono = "ulaw_mono" => ULAW_MONO,
+            /// PCM mono, 8 bit.
+            Pcm8Mono = "pcm8_mono" => PCM8_MONO,
+            /// PCM mono, 16 bit.
+            Pcm16Mono = "pcm16_mono" => PCM16_MONO,
+            /// PCM stereo, 8 bit.
+            Pcm8Stereo = "pcm8_stereo" => PCM8_STEREO,
+            /// PCM stereo, 16 bit.
+            Pcm16Stereo = "pcm16_stereo" => PCM16_STEREO,
+            /// µ-law stereo.
+            UlawStereo = "ulaw_stereo" => ULAW_STEREO,
+        }
+    }
 
     /// Number of channels a codec byte carries, or `None` for an unknown byte.
     pub fn channels(codec: u8) -> Option<u8> {

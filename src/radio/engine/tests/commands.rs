@@ -8,9 +8,11 @@ use serde_json::json;
 use super::{Fate, Pair, cfg, code, ok};
 use crate::lan::link::LinkState;
 use crate::radio::command::{Command, Target};
-use crate::radio::state::{Agc, Selected};
+use crate::radio::state::Selected;
 use crate::radio::table::settings::SettingId;
+use crate::radio::table::values::Agc;
 use crate::sim::PanelAction;
+use crate::wire::civ::Mode;
 use crate::wire::civ::{self, cmd};
 
 fn sim_freq(p: &Pair, rx: usize) -> u64 {
@@ -30,11 +32,13 @@ fn the_fetch_reads_what_the_radio_has() {
     assert_eq!(c.radio.ptt, Some(false));
     assert_eq!(c.radio.power_on, Some(true));
     assert_eq!(
-        c.radio.main.af_gain,
+        c.radio.main.settings.af_gain,
         snap.receivers[0].levels.get(&0x01).copied()
     );
-    assert!(c.radio.main.agc.is_some() && c.radio.sub.as_ref().unwrap().agc.is_some());
-    assert!(c.radio.scope.span_hz.is_some() && c.radio.scope.speed.is_some());
+    assert!(
+        c.radio.main.settings.agc.is_some() && c.radio.sub.as_ref().unwrap().settings.agc.is_some()
+    );
+    assert!(c.radio.scope.settings.span_hz.is_some() && c.radio.scope.settings.speed.is_some());
     // one request in flight: every request was answered before the next went out
     assert!(p.sent.len() > 40, "{} reads", p.sent.len());
     assert_eq!(p.engine.stats().timeouts, 0);
@@ -51,7 +55,7 @@ fn sets_reach_the_radio_and_the_state() {
     assert_eq!(sim_freq(&p, 1), 7_012_345);
     assert_eq!(p.content().radio.sub.unwrap().freq_hz, Some(7_012_345));
     ok(p.exec(Command::write(SettingId::Agc, 1, 3)));
-    assert_eq!(p.content().radio.sub.unwrap().agc, Some(Agc::Slow));
+    assert_eq!(p.content().radio.sub.unwrap().settings.agc, Some(Agc::Slow));
     // AGC is not routed by command 29 on the IC-7610 (spec §8.3): SUB is selected for it
     let n = p.sent.len();
     let tail: Vec<_> = p.sent[n - 3..]
@@ -68,7 +72,7 @@ fn sets_reach_the_radio_and_the_state() {
     );
     assert_eq!(p.rig.snapshot().selected_rx, 0, "the selection is back");
     ok(p.exec(Command::write(SettingId::FilterWidth, 0, 1700)));
-    assert_eq!(p.content().radio.main.filter_width, Some(1700));
+    assert_eq!(p.content().radio.main.settings.filter_width, Some(1700));
     let e = p
         .exec(Command::write(SettingId::FilterWidth, 0, 1750))
         .unwrap_err();
@@ -234,7 +238,7 @@ fn band_recall_applies_frequency_mode_filter_and_data_mode() {
     let r = ok(p.exec(Command::SetBand(0x05)));
     assert_eq!(r["freq"], 14_074_000);
     let c = p.content();
-    assert_eq!(c.radio.main.mode.as_deref(), Some("USB"));
+    assert_eq!(c.radio.main.mode.map(Mode::name), Some("USB"));
     assert_eq!(c.radio.main.filter, Some(2));
     assert_eq!(c.radio.main.data_mode, Some(1), "{:?}", c.radio.main);
     let s = p.rig.snapshot();
@@ -254,7 +258,7 @@ fn wfm_is_set_without_a_filter_byte() {
     }));
     ok(p.exec(Command::SetMode {
         target: Target::Vfo(0),
-        mode: "WFM".into(),
+        mode: Mode::Wfm,
         filter: Some(2),
     }));
     let sets: Vec<_> = p
@@ -291,7 +295,9 @@ fn sub_receiver_settings_of_a_radio_without_command_29_are_read_by_selecting_it(
     let c = p.content();
     let sub = c.radio.sub.as_ref().unwrap();
     assert!(
-        sub.att.is_some() && sub.preamp.is_some() && sub.af_gain.is_some(),
+        sub.settings.att.is_some()
+            && sub.settings.preamp.is_some()
+            && sub.settings.af_gain.is_some(),
         "{sub:?}"
     );
     assert_eq!(
@@ -351,24 +357,24 @@ fn the_filter_width_is_read_again_when_the_mode_changes() {
     let mut p = Pair::ready("ic7610");
     ok(p.exec(Command::SetMode {
         target: Target::Receiver(0),
-        mode: "CW".into(),
+        mode: Mode::Cw,
         filter: Some(2),
     }));
     p.run_for(Duration::from_secs(1));
     let cw = sim_width(&mut p, 0);
     assert!(cw.is_some());
-    assert_eq!(p.content().radio.main.filter_width, cw);
+    assert_eq!(p.content().radio.main.settings.filter_width, cw);
     // SUB by command (`26 01`, its width read through command 29)
     ok(p.exec(Command::SetMode {
         target: Target::Receiver(1),
-        mode: "AM".into(),
+        mode: Mode::Am,
         filter: Some(1),
     }));
     p.run_for(Duration::from_secs(1));
     let am = sim_width(&mut p, 1);
     let sub = p.content().radio.sub.unwrap();
-    assert_eq!(sub.mode.as_deref(), Some("AM"));
-    assert_eq!(sub.filter_width, am, "SUB's AM width");
+    assert_eq!(sub.mode.map(Mode::name), Some("AM"));
+    assert_eq!(sub.settings.filter_width, am, "SUB's AM width");
     // from the front panel (the radio reports changes of the selected receiver)
     p.panel(PanelAction::SetMode {
         receiver: 0,
@@ -377,9 +383,9 @@ fn the_filter_width_is_read_again_when_the_mode_changes() {
     });
     p.run_for(Duration::from_secs(1));
     let usb = sim_width(&mut p, 0);
-    assert_eq!(p.content().radio.main.mode.as_deref(), Some("USB"));
+    assert_eq!(p.content().radio.main.mode.map(Mode::name), Some("USB"));
     assert_eq!(
-        p.content().radio.main.filter_width,
+        p.content().radio.main.settings.filter_width,
         usb,
         "MAIN's USB FIL3 width"
     );
@@ -421,14 +427,18 @@ fn the_scope_settings_are_read_again_when_the_scope_shows_the_other_receiver() {
     let mut span = vec![cmd::scope::SPAN, 0x01];
     span.extend(civ::freq_to_bcd(2_500).unwrap());
     assert_eq!(p.rig.handle(&set(&span), Duration::ZERO)[0].cmd, civ::ACK);
-    assert_ne!(p.content().radio.scope.span_hz, Some(2_500));
+    assert_ne!(p.content().radio.scope.settings.span_hz, Some(2_500));
     let switch = [cmd::scope::RECEIVER, 0x01];
     assert_eq!(p.rig.handle(&set(&switch), Duration::ZERO)[0].cmd, civ::ACK);
     let news = civ::Frame::new(civ::BROADCAST, addr, cmd::SCOPE, &switch);
     p.engine.handle_frame(news, p.now);
-    assert_eq!(p.content().radio.scope.span_hz, None, "not MAIN's any more");
+    assert_eq!(
+        p.content().radio.scope.settings.span_hz,
+        None,
+        "not MAIN's any more"
+    );
     p.run_for(Duration::from_secs(1));
     let scope = p.content().radio.scope;
-    assert_eq!((scope.receiver, scope.span_hz), (1, Some(2_500)));
-    assert!(scope.mode.is_some() && scope.speed.is_some());
+    assert_eq!((scope.receiver, scope.settings.span_hz), (1, Some(2_500)));
+    assert!(scope.settings.mode.is_some() && scope.settings.speed.is_some());
 }

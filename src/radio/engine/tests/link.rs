@@ -8,6 +8,7 @@ use crate::radio::command::{Command, Target};
 use crate::radio::state::RadioStatus;
 use crate::radio::table::settings::SettingId;
 use crate::sim::PanelAction;
+use crate::wire::civ::Mode;
 use crate::wire::civ::cmd;
 
 #[test]
@@ -372,7 +373,11 @@ fn values_the_radio_does_not_answer_are_unknown_not_invented() {
         c.detail
     );
     let sub = c.radio.sub.unwrap();
-    assert_eq!((sub.freq_hz, sub.mode.as_deref()), (None, None), "{sub:?}");
-    assert!(sub.af_gain.is_some(), "what was answered is shown");
+    assert_eq!(
+        (sub.freq_hz, sub.mode.map(Mode::name)),
+        (None, None),
+        "{sub:?}"
+    );
+    assert!(sub.settings.af_gain.is_some(), "what was answered is shown");
     assert!(c.radio.main.freq_hz.is_some());
 }

@@ -9,7 +9,7 @@ use super::{Pair, ok};
 use crate::radio::command::{Command, Target};
 use crate::radio::state::{Selected, VfoState};
 use crate::sim::rig::VfoState as RigVfo;
-use crate::wire::civ::{self, cmd};
+use crate::wire::civ::{self, Mode, cmd};
 
 fn rig_vfo(p: &Pair, v: usize) -> RigVfo {
     p.rig.snapshot().receivers[0].vfo[v]
@@ -23,7 +23,7 @@ fn rig_selected(p: &Pair) -> u8 {
 fn as_state(x: RigVfo) -> VfoState {
     VfoState {
         freq_hz: Some(x.freq_hz),
-        mode: civ::mode_name(x.mode).map(str::to_string),
+        mode: Mode::from_code(x.mode),
         filter: Some(x.filter),
         data_mode: Some(x.data),
     }
@@ -42,7 +42,7 @@ fn vfo(p: &Pair, v: u8) -> VfoState {
 fn set_mode(v: u8, mode: &str) -> Command {
     Command::SetMode {
         target: Target::Vfo(v),
-        mode: mode.into(),
+        mode: Mode::from_name(mode).expect("a mode"),
         filter: None,
     }
 }
@@ -91,7 +91,7 @@ fn a_named_vfo_is_selected_first_on_every_ab_radio() {
             assert_eq!(p.content().radio.active, Some(want), "{model} case {i}");
             let rig = rig_vfo(&p, usize::from(v));
             match command {
-                Command::SetMode { .. } => assert_eq!(rig.mode, civ::mode_code("CW").unwrap()),
+                Command::SetMode { .. } => assert_eq!(rig.mode, Mode::Cw.code()),
                 Command::SetFilter { .. } => assert_eq!(rig.filter, 2),
                 _ => assert_eq!(rig.data, 1, "{model}: USB-D1"),
             }
@@ -126,7 +126,7 @@ fn the_other_vfo_is_set_without_switching_where_the_radio_has_25_26() {
     let from = p.sent.len();
     let r = ok(p.exec(set_mode(0, "LSB")));
     assert_eq!(r["vfo"], "A");
-    assert_eq!(rig_vfo(&p, 0).mode, civ::mode_code("LSB").unwrap());
+    assert_eq!(rig_vfo(&p, 0).mode, Mode::Lsb.code());
     assert_eq!(rig_selected(&p), 1, "B stays selected");
     assert_eq!(
         vfo_requests(&p, from),
@@ -171,7 +171,7 @@ fn without_25_26_the_other_vfo_is_reached_by_selecting_it() {
     }));
     let r = ok(p.exec(set_mode(0, "LSB")));
     assert_eq!((&r["vfo"], &r["mode"]), (&json!("A"), &json!("LSB")));
-    assert_eq!(rig_vfo(&p, 0).mode, civ::mode_code("LSB").unwrap());
+    assert_eq!(rig_vfo(&p, 0).mode, Mode::Lsb.code());
     assert_eq!(rig_selected(&p), 1, "B selected again");
     ok(p.exec(Command::SetDataMode {
         target: Target::Vfo(0),
@@ -188,7 +188,7 @@ fn without_25_26_the_other_vfo_is_reached_by_selecting_it() {
     assert_eq!(c.radio.active, Some(Selected::B));
     assert_eq!(c.radio.main.freq_hz, Some(14_250_000), "B on the dial");
     assert_eq!(vfo(&p, 0).freq_hz, Some(7_050_000));
-    assert_eq!(vfo(&p, 0).mode.as_deref(), Some("LSB"));
+    assert_eq!(vfo(&p, 0).mode.map(Mode::name), Some("LSB"));
     assert_eq!(vfo(&p, 1), as_state(rig_vfo(&p, 1)));
     // the swap is followed in the state
     ok(p.exec(Command::VfoSwap));
@@ -269,8 +269,8 @@ fn send_cw_in_split_checks_the_tx_vfo() {
 fn send_cw_in_split_reads_the_tx_vfo_of_a_radio_whose_selection_is_unknown() {
     let mut p = Pair::ready("ic705");
     // the operator set up the radio: VFO B in CW, A (selected) in USB, split on
-    let a = civ::mode_code("USB").unwrap();
-    let b = civ::mode_code("CW").unwrap();
+    let a = Mode::Usb.code();
+    let b = Mode::Cw.code();
     p.rig.handle(
         &civ::Frame::new(0xA4, 0xE0, cmd::SET_MODE, &[a, 0x01]),
         std::time::Duration::ZERO,
@@ -299,7 +299,7 @@ fn send_cw_in_split_on_a_main_sub_radio_checks_the_tx_receiver() {
     let mut p = Pair::ready("ic7610");
     let mode = |rx, m: &str| Command::SetMode {
         target: Target::Receiver(rx),
-        mode: m.into(),
+        mode: Mode::from_name(m).expect("a mode"),
         filter: None,
     };
     ok(p.exec(mode(0, "USB")));
