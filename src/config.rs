@@ -107,6 +107,8 @@ pub struct SimCliConfig {
     pub sweep_rate: f64,
     /// RX audio rate forced whatever the client asks for.
     pub audio_rate: Option<u32>,
+    /// RX audio sent this many times faster than real time (1: real time).
+    pub audio_speed: u32,
     /// Faults.
     pub faults: FaultConfig,
     /// Session hold after an unclean departure.
@@ -498,6 +500,12 @@ impl SimCliConfig {
                 "--audio-rate {r}: use 8000, 12000, 16000, 24000 or 48000"
             )));
         }
+        if !(1..=10).contains(&a.audio_speed) {
+            return Err(err(format!(
+                "--audio-speed {}: use 1 (real time) to 10",
+                a.audio_speed
+            )));
+        }
         if !credentials::is_encodable(&a.user) || !credentials::is_encodable(&a.password) {
             return Err(err(
                 "--user and --password: 1 to 16 printable ASCII characters (what the radio protocol carries)",
@@ -511,6 +519,7 @@ impl SimCliConfig {
             seed: a.seed,
             sweep_rate: a.sweep_rate,
             audio_rate: a.audio_rate,
+            audio_speed: a.audio_speed,
             faults: FaultConfig {
                 loss: probability(a.loss, "--loss")?,
                 duplicate: probability(a.duplicate, "--duplicate")?,
