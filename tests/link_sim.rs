@@ -11,12 +11,12 @@ use rigweb::hub::LatestWins;
 use rigweb::radio::answer::Answer;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
-use rigweb::radio::meters::MeterKind;
 use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::rig::PanelAction;
 use rigweb::web::answer::result_json;
 use rigweb::wire::civ::Mode;
 use rigweb::wire::civ::Receiver;
+use rigweb::wire::meter::MeterKind;
 use serde_json::json;
 
 const READY: Duration = Duration::from_secs(10);

@@ -27,11 +27,11 @@ use rigweb::lan::link::LinkState;
 use rigweb::radio::answer::Answer;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
-use rigweb::radio::meters::MeterKind;
 use rigweb::radio::service::Radio;
 use rigweb::radio::table::settings::SettingId;
 use rigweb::wire::civ;
 use rigweb::wire::civ::Mode;
+use rigweb::wire::meter::MeterKind;
 use serde_json::{Value, json};
 
 const READY: Duration = Duration::from_secs(10);

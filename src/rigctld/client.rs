@@ -1,6 +1,6 @@
 //! One rigctld client, apart from its socket: lines in, answer bytes out. Reads are
 //! answered from the state store; every set goes the way of a WebSocket `cmd`: the
-//! command table parses and validates it (`table::parse`, `table::check_against`), and
+//! command table parses and validates it (`table::parse`, `state::check_against`), and
 //! it is queued as this client's (`RadioClient`: its own queue and rate limits, served in
 //! turn with every other client, `radio/dispatch`). The client waits for the radio's
 //! result before answering; a setting inside its rate-limit window is answered
@@ -235,7 +235,7 @@ impl Client {
         let parsed = table::parse(name, Some(params), &profile).map_err(|e| self.error(&e))?;
         radio
             .store()
-            .read(|c| table::check_against(&parsed.command, &c.radio))
+            .read(|c| crate::radio::state::check_against(&parsed.command, &c.radio))
             .map_err(|e| self.error(&e))?;
         Ok((parsed.command, parsed.spec))
     }

@@ -31,16 +31,13 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::answer::Answer;
-use super::command::{Command, RateClass};
-use super::engine::{CommandResult, Job, Reply};
-use super::error::{CommandError, ErrorCode};
+use crate::radio::engine::{CommandResult, Job, Reply};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, RateClass};
+use crate::radio::table::error::{CommandError, ErrorCode};
 
-mod shared;
 #[cfg(test)]
 mod tests;
-
-pub use shared::SharedQueue;
 
 /// Who sent a command: each client has its own queue and rate limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

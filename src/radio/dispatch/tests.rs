@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::*;
-use crate::radio::command::{Target, Write};
+use crate::radio::table::command::{Target, Write};
 use crate::radio::table::settings::SettingId;
 use crate::wire::civ::Receiver;
 

@@ -3,22 +3,22 @@
 
 use serde_json::Value;
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 
-use super::band::SetBand;
-use super::meters::ReadMeters;
-use super::mod_input::{ReadModInput, set_mod_input};
-use super::power::{Power, PttKey};
-use super::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
-use super::send_cw::SendCw;
-use super::tuning::{set_freq, set_mode};
-use super::vfo::{self, Prepared};
 use crate::profile::{ScopeSourceKind, VfoScheme};
-use crate::radio::apply;
-use crate::radio::command::{Command, Write};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
-use crate::radio::table::encode_write;
+use crate::radio::engine::band::SetBand;
+use crate::radio::engine::meters::ReadMeters;
+use crate::radio::engine::mod_input::{ReadModInput, set_mod_input};
+use crate::radio::engine::power::{Power, PttKey};
+use crate::radio::engine::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::send_cw::SendCw;
+use crate::radio::engine::tuning::{set_freq, set_mode};
+use crate::radio::engine::vfo::{self, Prepared};
+use crate::radio::state::apply;
+use crate::radio::state::encode_write;
+use crate::radio::table::command::{Command, Write};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::Place;
 use crate::wire::civ::cmd;
 
@@ -79,7 +79,7 @@ fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
         Command::SetModInput { data_mode, value } => {
             Box::new(set_mod_input(cx, *data_mode, *value))
         }
-        Command::Refresh => Box::new(super::fetch::Fetch::new()),
+        Command::Refresh => Box::new(crate::radio::engine::fetch::Fetch::new()),
     }
 }
 

@@ -4,17 +4,17 @@
 
 use std::time::Instant;
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 
-use super::proc::{self, Cx, Effect, Procedure, Step};
-use super::timers::Timer;
-use super::{
+use crate::lan::session::link_state::LinkState;
+use crate::radio::engine::proc::{self, Cx, Effect, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::timers::Timer;
+use crate::radio::engine::{
     CommandResult, Engine, Internal, Job, Origin, Running, commands, fetch, safety, tuning,
 };
-use crate::lan::link::LinkState;
-use crate::radio::command::Command;
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::table::command::Command;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::{Setting, SettingId};
 use crate::wire::civ::{Receiver, cmd};
 

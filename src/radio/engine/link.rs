@@ -4,13 +4,13 @@
 
 use std::time::Instant;
 
-use super::safety::Reason;
-use super::timers::Timer;
-use super::{CommandResult, Engine, EngineEvent, Internal, Origin};
-use crate::lan::link::{LinkEvent, LinkState};
+use crate::lan::session::link_state::{LinkEvent, LinkState};
 use crate::profile::{Profile, VfoScheme};
-use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::engine::safety::Reason;
+use crate::radio::engine::timers::Timer;
+use crate::radio::engine::{CommandResult, Engine, EngineEvent, Internal, Origin};
 use crate::radio::state::{RadioState, RadioStatus, ReceiverState};
+use crate::radio::table::error::{CommandError, ErrorCode};
 
 /// The radio state a profile starts with: its shape, nothing known.
 pub fn unknown_radio(p: &Profile) -> RadioState {

@@ -5,14 +5,14 @@
 //! has the selected receiver's S-meter read plainly. A NAK skips a meter; a timeout
 //! fails the round.
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 
-use super::proc::{Cx, Outcome, Procedure, Step, route};
-use crate::radio::apply::selected_receiver;
-use crate::radio::error::ErrorCode;
-use crate::radio::meters::civ_read;
-use crate::radio::request::CivRequest;
-use crate::wire::civ::{self, cmd};
+use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step, route};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::state::apply::selected_receiver;
+use crate::radio::table::error::ErrorCode;
+use crate::wire::civ::cmd::meter;
+use crate::wire::civ::{self, Receiver, cmd};
 use crate::wire::meter::MeterKind;
 
 /// The meter-reading procedure.
@@ -88,4 +88,19 @@ impl Procedure for ReadMeters {
         }
         Step::Done(Ok(Answer::Meters(std::mem::take(&mut self.values))))
     }
+}
+
+/// The CI-V `15 <sub>` read of `kind` and the receiver it targets, if the meter has one.
+pub fn civ_read(kind: MeterKind) -> Option<(u8, Receiver)> {
+    Some(match kind {
+        MeterKind::Smeter => (meter::S_METER, Receiver::Main),
+        MeterKind::SmeterSub => (meter::S_METER, Receiver::Sub),
+        MeterKind::Power => (meter::PO, Receiver::Main),
+        MeterKind::Swr => (meter::SWR, Receiver::Main),
+        MeterKind::Alc => (meter::ALC, Receiver::Main),
+        MeterKind::Comp => (meter::COMP, Receiver::Main),
+        MeterKind::Vd => (meter::VD, Receiver::Main),
+        MeterKind::Id => (meter::ID, Receiver::Main),
+        MeterKind::Temp => return None,
+    })
 }

@@ -38,6 +38,10 @@ mod timers;
 mod tuning;
 mod vfo;
 
+pub mod request;
+pub mod scope;
+pub mod tx_audio;
+
 #[cfg(test)]
 mod tests;
 
@@ -45,20 +49,20 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 
 use self::proc::{Outcome, Procedure};
 use self::safety::Release;
 use self::timers::{Timer, Timers};
-use super::apply::{apply_frame, mode_frame_receiver};
-use super::audio::TxAudioGate;
-use super::command::Command;
-use super::error::{CommandError, ErrorCode};
-use super::request::{CivRequest, Match};
-use super::scope::SweepEdges;
-use super::state::{RadioStatus, StateContent, StateUpdate, TrackedState};
-use crate::lan::link::LinkState;
+use crate::lan::session::link_state::LinkState;
 use crate::profile::{Profile, ProfileRegistry};
+use crate::radio::engine::request::{CivRequest, Match};
+use crate::radio::engine::scope::SweepEdges;
+use crate::radio::engine::tx_audio::TxAudioGate;
+use crate::radio::state::apply::{apply_frame, mode_frame_receiver};
+use crate::radio::state::{RadioStatus, StateContent, StateUpdate, TrackedState};
+use crate::radio::table::command::Command;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, Receiver, cmd};
 
 /// What a finished command reports.

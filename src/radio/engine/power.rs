@@ -18,11 +18,11 @@
 
 use std::time::Duration;
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 
-use super::proc::{Cx, Effect, Outcome, Procedure, Step};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::proc::{Cx, Effect, Outcome, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, cmd};
 
 /// Reads of a read-back before the state counts as unknown.

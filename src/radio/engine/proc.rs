@@ -7,13 +7,13 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 
 use crate::profile::{Profile, VfoScheme};
-use crate::radio::apply::{apply_frame_to, selected_receiver};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::request::CivRequest;
+use crate::radio::state::apply::{apply_frame_to, selected_receiver};
 use crate::radio::state::{StateContent, TrackedState};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, Receiver, cmd};
 
 /// The outcome of one request: the answer (ACK or data), or why there is none.

@@ -5,9 +5,9 @@
 
 use std::time::Instant;
 
-use super::{Engine, Internal, LateAnswers, hex};
-use crate::lan::link::LinkState;
-use crate::radio::error::{CommandError, ErrorCode};
+use crate::lan::session::link_state::LinkState;
+use crate::radio::engine::{Engine, Internal, LateAnswers, hex};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::util::timer_table::TimerTable;
 
 /// The engine's timers.

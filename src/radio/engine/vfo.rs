@@ -10,12 +10,12 @@
 //!   unselected one is reached by selecting it for the duration (the state follows every
 //!   switch, so that replies land on the VFO that gave them).
 
-use super::proc::{Cx, Effect, Item, Outcome, Procedure, Script, Step, Then};
 use crate::profile::{Feature, Profile, VfoScheme};
-use crate::radio::answer::Answer;
-use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
-use crate::radio::command::{Command, Target};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::proc::{Cx, Effect, Item, Outcome, Procedure, Script, Step, Then};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::state::apply::{self, sel_for_target, selected_vfo, vfo_of};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Target};
 use crate::wire::civ::{Receiver, cmd};
 
 /// True if the radio reads and sets the unselected receiver / VFO with `25`/`26`.

@@ -2,10 +2,14 @@
 //! ([`tracked`]: each change recorded with its events) and as the store publishes it
 //! with its revision, deltas and subscribers ([`store`]).
 
+pub mod apply;
+mod check;
 mod content;
+pub mod events;
 mod store;
 mod tracked;
 
+pub use check::{check_against, cw_mode_allows, encode_write, tx_vfo};
 pub use content::{
     Connection, RadioDetail, RadioState, RadioStatus, ReceiverState, ScopeState, Selected,
     StateContent, VfoState, WsClients,

@@ -11,9 +11,9 @@ use std::time::SystemTime;
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use super::content::{StateContent, WsClients};
-use super::tracked::StateUpdate;
-use crate::radio::events::RadioEvent;
+use crate::radio::state::content::{StateContent, WsClients};
+use crate::radio::state::events::RadioEvent;
+use crate::radio::state::tracked::StateUpdate;
 use crate::util::json_diff;
 use crate::util::time::iso8601;
 

@@ -5,8 +5,8 @@
 
 use std::collections::VecDeque;
 
-use super::content::StateContent;
-use crate::radio::events::{RadioEvent, derive_events};
+use crate::radio::state::content::StateContent;
+use crate::radio::state::events::{RadioEvent, derive_events};
 
 /// One change for the shell to publish, in the order it was made.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,10 +6,12 @@
 //! rate limiting and the catalogue (`GET /api/v1/commands`) all come from here; every
 //! validation error is `invalid_param` naming the field and what is allowed.
 
+pub mod answer;
 pub mod catalogue;
-mod check;
 pub mod codec;
+pub mod command;
 mod domains;
+pub mod error;
 mod params;
 mod rows;
 pub mod settings;
@@ -17,13 +19,12 @@ pub mod values;
 
 use serde_json::{Map, Value};
 
-pub use check::{check_against, cw_mode_allows, encode_write, tx_vfo};
 pub use params::{Allowed, Args, Domain, Labels, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 
-use super::command::{Command, RateClass, Target, Write};
-use super::error::{CommandError, ErrorCode};
 use crate::profile::{Feature, Profile, VfoScheme};
+use crate::radio::table::command::{Command, RateClass, Target, Write};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::util::vocabulary::vocabulary;
 use crate::wire::civ::Receiver;
 use settings::SettingId;

@@ -1,16 +1,16 @@
 //! The rows of the command table: every command clients may send.
 
-use super::domains::{
+use crate::profile::{Feature, Profile};
+use crate::radio::table::command::{Command, RateClass, Target};
+use crate::radio::table::domains::{
     att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters, fixed_edges,
     freq_bounds, modes, preamp_label, preamp_values, span_label, spans,
 };
-use super::params::{Args, Domain, ParamKind, ParamSpec};
-use super::settings::SettingId;
-use super::values::{Agc, ScopeSpeed, Tuner};
-use super::{Action, CommandSpec, Group, TargetKind};
-use crate::profile::{Feature, Profile};
-use crate::radio::command::{Command, RateClass, Target};
-use crate::radio::error::CommandError;
+use crate::radio::table::error::CommandError;
+use crate::radio::table::params::{Args, Domain, ParamKind, ParamSpec};
+use crate::radio::table::settings::SettingId;
+use crate::radio::table::values::{Agc, ScopeSpeed, Tuner};
+use crate::radio::table::{Action, CommandSpec, Group, TargetKind};
 use crate::wire::civ;
 
 const LEVEL: Domain = Domain::Range(0, 255, 1);

@@ -372,7 +372,7 @@ fn every_state_path_a_row_names_resolves_in_the_state_resource() {
     let mut checked = 0;
     for id in reg.ids() {
         let p = reg.get(&id).unwrap();
-        let content = crate::radio::service::initial_content(&p);
+        let content = crate::radio::shell::service::initial_content(&p);
         let doc = Value::Object(content.to_json(1, std::time::SystemTime::UNIX_EPOCH));
         for spec in COMMANDS.iter().filter(|c| c.supported(&p)) {
             for (param, path) in spec.state_paths() {
@@ -394,7 +394,8 @@ fn every_state_path_a_row_names_resolves_in_the_state_resource() {
     // and the check finds a path that is not there
     let p = reg.get("ic7610").unwrap();
     let doc = Value::Object(
-        crate::radio::service::initial_content(&p).to_json(1, std::time::SystemTime::UNIX_EPOCH),
+        crate::radio::shell::service::initial_content(&p)
+            .to_json(1, std::time::SystemTime::UNIX_EPOCH),
     );
     assert!(at_path(&doc["main"], "afGain").is_some());
     assert!(at_path(&doc["main"], "afGian").is_none());

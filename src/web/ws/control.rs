@@ -20,7 +20,6 @@ use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::MeterReading;
-use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
 use crate::radio::service::RadioClient;
 use crate::radio::table;
@@ -29,6 +28,7 @@ use crate::web::answer;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
 use crate::wire::civ::Receiver;
+use crate::wire::meter::MeterKind;
 use crate::wire::web::MeterFrame;
 
 /// Ping interval of a client while it owns PTT.
@@ -214,7 +214,7 @@ impl ControlChannel {
             .app
             .radio
             .store()
-            .read(|c| table::check_against(&cmd, &c.radio))
+            .read(|c| crate::radio::state::check_against(&cmd, &c.radio))
         {
             self.reply_error(Some(&id), &e, ctx);
             return;

@@ -18,8 +18,8 @@ use crate::hub::{Subscription, Tap};
 use crate::profile::Profile;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::{MAX_FPS, MeterReading};
-use crate::radio::meters::MeterKind;
 use crate::web::context::AppCtx;
+use crate::wire::meter::MeterKind;
 use crate::wire::web::MeterFrame;
 
 /// Rate when `meters_start` names none.

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, cfg, code, ok};
-use crate::lan::link::LinkState;
-use crate::radio::answer::{Answer, BandChange, BandSource};
-use crate::radio::command::{Command, Target};
+use crate::lan::session::link_state::LinkState;
 use crate::radio::state::Selected;
+use crate::radio::table::answer::{Answer, BandChange, BandSource};
+use crate::radio::table::command::{Command, Target};
 use crate::radio::table::settings::SettingId;
 use crate::radio::table::values::Agc;
 use crate::sim::PanelAction;
@@ -352,9 +352,10 @@ fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
 /// The filter width the simulated radio uses for receiver `rx` now (read over CI-V).
 fn sim_width(p: &mut Pair, rx: Receiver) -> Option<u32> {
     let addr = p.rig.civ_addr();
-    let q = crate::radio::request::CivRequest::read(addr, cmd::EXT, &[cmd::ext::FILTER_WIDTH])
-        .for_receiver(rx)
-        .frame;
+    let q =
+        crate::radio::engine::request::CivRequest::read(addr, cmd::EXT, &[cmd::ext::FILTER_WIDTH])
+            .for_receiver(rx)
+            .frame;
     let a = p.rig.handle(&q, Duration::ZERO).pop()?;
     let idx = civ::from_bcd_byte(*a.data.last()?).ok()?;
     let s = p.rig.snapshot();

@@ -3,10 +3,10 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
-use crate::lan::link::{LinkEvent, LinkState};
-use crate::radio::answer::Answer;
-use crate::radio::command::{Command, Target};
+use crate::lan::session::link_state::{LinkEvent, LinkState};
 use crate::radio::state::RadioStatus;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Target};
 use crate::radio::table::settings::SettingId;
 use crate::sim::PanelAction;
 use crate::wire::civ::Mode;

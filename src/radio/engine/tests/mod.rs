@@ -13,16 +13,16 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::radio::answer::Answer;
+use crate::radio::table::answer::Answer;
 use parking_lot::Mutex;
 
 use super::{CommandResult, Engine, EngineConfig, EngineEvent, Job};
-use crate::lan::link::{LinkEvent, LinkState};
+use crate::lan::session::link_state::{LinkEvent, LinkState};
 use crate::profile::ProfileRegistry;
-use crate::radio::command::Command;
-use crate::radio::events::RadioEvent;
-use crate::radio::service::initial_content;
+use crate::radio::shell::service::initial_content;
 use crate::radio::state::StateContent;
+use crate::radio::state::events::RadioEvent;
+use crate::radio::table::command::Command;
 use crate::sim::{PanelAction, SimRig, SimRigConfig};
 use crate::wire::civ::{self, Frame, cmd};
 

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
-use crate::radio::answer::Answer;
-use crate::radio::command::Command;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Command;
 use crate::wire::civ::{Frame, cmd};
 
 fn is_key(f: &Frame) -> bool {

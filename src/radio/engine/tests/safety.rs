@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
-use crate::lan::link::LinkState;
-use crate::radio::answer::Answer;
-use crate::radio::command::Command;
+use crate::lan::session::link_state::LinkState;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Command;
 use crate::wire::civ::Receiver;
 use crate::wire::civ::cmd;
 

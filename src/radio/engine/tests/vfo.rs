@@ -4,9 +4,9 @@
 //! not (IC-7100); MAIN/SUB radios read what a command needs with `26` first.
 
 use super::{Pair, ok};
-use crate::radio::answer::Answer;
-use crate::radio::command::{Command, Target};
 use crate::radio::state::{Selected, VfoState};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Target};
 use crate::sim::rig::VfoState as RigVfo;
 use crate::wire::civ::{self, Mode, Receiver, cmd};
 

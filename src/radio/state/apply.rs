@@ -3,11 +3,11 @@
 //! of `25`/`26` (pitfall 16), PTT, power, receiver selection, scope selection, the
 //! command-29 receiver prefix, and every setting of the settings table.
 
-use super::command::Target;
-use super::state::{RadioState, Selected, StateContent, VfoState};
-use super::table::codec::CodecCtx;
-use super::table::settings::{self, Place, ScopeSettings};
 use crate::profile::{Profile, VfoScheme};
+use crate::radio::state::{RadioState, Selected, StateContent, VfoState};
+use crate::radio::table::codec::CodecCtx;
+use crate::radio::table::command::Target;
+use crate::radio::table::settings::{self, Place, ScopeSettings};
 use crate::wire::civ::{self, Frame, Mode, Receiver, cmd};
 
 /// The receiver currently selected; MAIN while unknown and on A/B radios.

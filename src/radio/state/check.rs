@@ -4,12 +4,12 @@
 //! engine encodes with the same function when the command runs (the state may have
 //! changed in between).
 
-use super::codec::CodecCtx;
-use super::settings::{Place, Setting, SettingId};
-use crate::radio::apply::{selected_receiver, selected_vfo};
-use crate::radio::command::{Command, Write};
-use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::RadioState;
+use crate::radio::state::apply::{selected_receiver, selected_vfo};
+use crate::radio::table::codec::CodecCtx;
+use crate::radio::table::command::{Command, Write};
+use crate::radio::table::error::{CommandError, ErrorCode};
+use crate::radio::table::settings::{Place, Setting, SettingId};
 use crate::wire::civ::{self, Mode, Receiver};
 
 fn unknown(what: &str) -> CommandError {

@@ -20,10 +20,6 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 use parking_lot::RwLock;
 
-use super::audio_pump::PcmBlock;
-use super::scope::SweepEdges;
-use super::scope_pump::ScopeOut;
-use super::state::StateStore;
 use crate::dsp::audio_fft::{AudioFft, Layout, PIXELS, Sideband};
 use crate::dsp::opus_codec::OpusEncoder;
 use crate::dsp::reframe::Reframer;
@@ -31,6 +27,10 @@ use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
 use crate::hub::Fanout;
 use crate::profile::{Profile, ScopeSourceKind};
+use crate::radio::engine::scope::SweepEdges;
+use crate::radio::shell::audio_pump::PcmBlock;
+use crate::radio::shell::scope_pump::ScopeOut;
+use crate::radio::state::StateStore;
 use crate::wire::civ;
 use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 

@@ -12,13 +12,13 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Mutex, RwLock};
 
-use super::command::Command;
-use super::dispatch::SharedQueue;
-use super::scope::{ScopeAssembler, SweepEdges, to_web_scale};
-use super::state::StateStore;
 use crate::hub::Fanout;
 use crate::lan::link::Sink;
 use crate::profile::{Profile, ScopeSourceKind};
+use crate::radio::engine::scope::{ScopeAssembler, SweepEdges, to_web_scale};
+use crate::radio::shell::dispatch_shared::SharedQueue;
+use crate::radio::state::StateStore;
+use crate::radio::table::command::Command;
 use crate::wire::civ::Frame;
 use crate::wire::web::ScopeFrame;
 
@@ -159,7 +159,7 @@ pub fn run(
 }
 
 fn submit(jobs: &SharedQueue, on: bool) {
-    let reply = Box::new(move |r: super::engine::CommandResult| {
+    let reply = Box::new(move |r: crate::radio::engine::CommandResult| {
         if let Err(e) = r {
             log::debug!("scope output {}: {e}", if on { "on" } else { "off" });
         }

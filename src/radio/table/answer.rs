@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::command::Target;
+use crate::radio::table::command::Target;
 use crate::wire::civ::Mode;
 use crate::wire::meter::MeterKind;
 

@@ -11,12 +11,11 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender};
 
-use super::control::{ControlClient, ControlEvent};
-use super::link_policy::{Action, Input, LinkPolicy, PolicyTiming};
 use super::link_ports::{AudioCmd, CivCmd, PortHandle};
-use super::link_state::{
-    CtlCmd, LinkConfig, LinkEvent, LinkShared, LinkState, PortReport, drain, forward, id_for_port,
-};
+use super::link_shared::{CtlCmd, LinkShared, drain, id_for_port};
+use crate::lan::session::control::{ControlClient, ControlEvent};
+use crate::lan::session::link_policy::{Action, Input, LinkPolicy, PolicyTiming};
+use crate::lan::session::link_state::{LinkConfig, LinkEvent, LinkState, PortReport, forward};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::WakeReceiver;
 

@@ -12,7 +12,7 @@ use crate::net::poll::earliest;
 
 /// The timing the policy follows (from `LinkConfig`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct PolicyTiming {
+pub(in crate::lan) struct PolicyTiming {
     /// Nothing heard on control and CI-V for this long while up: the link is lost.
     pub link_timeout: Duration,
     /// First reconnect delay; doubles per failure up to `backoff_max`.
@@ -25,7 +25,7 @@ pub(super) struct PolicyTiming {
 
 /// What the policy is told.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Input {
+pub(in crate::lan) enum Input {
     /// Connect (again), resetting the back-off.
     Connect,
     /// Log out and stay idle.
@@ -54,7 +54,7 @@ pub(super) enum Input {
 
 /// What the control thread does for the policy, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Action {
+pub(in crate::lan) enum Action {
     /// Start a new control session.
     StartSession,
     /// Close the audio stream (if `audio`), then CI-V, then log the session out.
@@ -91,7 +91,7 @@ enum Phase {
 
 /// The supervisor's policy.
 #[derive(Debug)]
-pub(super) struct LinkPolicy {
+pub(in crate::lan) struct LinkPolicy {
     timing: PolicyTiming,
     phase: Phase,
     state: LinkState,

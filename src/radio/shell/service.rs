@@ -12,24 +12,25 @@ use std::time::Duration;
 use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
-use super::audio::{TxAudioGate, TxFramer};
-use super::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
-use super::audio_pump::{self, PcmBlock};
-use super::audio_rx::{self, RxAudio};
-use super::command::{Command, RateClass};
-use super::dispatch::{ClientId, FailureSink, SharedQueue};
-use super::engine::unknown_radio;
-use super::engine::{Engine, Job};
-use super::error::{CommandError, ErrorCode};
-use super::executor::{
-    self, CommandResult, EventWatcher, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
-    ExecutorStats, Watchers,
-};
-use super::scope_pump::{self, ScopeOut, SweepPublisher};
-use super::state::{StateContent, StateStore};
 use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
 use crate::profile::{Profile, ProfileRegistry};
+use crate::radio::dispatch::{ClientId, FailureSink};
+use crate::radio::engine::tx_audio::{TxAudioGate, TxFramer};
+use crate::radio::engine::unknown_radio;
+use crate::radio::engine::{Engine, Job};
+use crate::radio::shell::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
+use crate::radio::shell::audio_pump::{self, PcmBlock};
+use crate::radio::shell::audio_rx::{self, RxAudio};
+use crate::radio::shell::dispatch_shared::SharedQueue;
+use crate::radio::shell::executor::{
+    self, CommandResult, EventWatcher, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
+    ExecutorStats, Watchers,
+};
+use crate::radio::shell::scope_pump::{self, ScopeOut, SweepPublisher};
+use crate::radio::state::{StateContent, StateStore};
+use crate::radio::table::command::{Command, RateClass};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::web::AudioCodec;
 
 /// Settings of the radio service.

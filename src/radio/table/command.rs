@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::table::settings::{Setting, SettingId};
+use crate::radio::table::settings::{Setting, SettingId};
 use crate::wire::civ::{Mode, Receiver};
 use crate::wire::meter::MeterKind;
 

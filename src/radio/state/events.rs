@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::state::{RadioStatus, ReceiverState, Selected, StateContent};
-use super::table::settings::{Place, SETTINGS, SettingId};
+use crate::radio::state::{RadioStatus, ReceiverState, Selected, StateContent};
+use crate::radio::table::settings::{Place, SETTINGS, SettingId};
 use crate::wire::civ::{Mode, Receiver};
 
 /// One event.
@@ -109,7 +109,7 @@ impl RadioEvent {
         match self {
             RadioEvent::FreqChanged { .. } => "freq_changed",
             RadioEvent::ModeChanged { .. } => "mode_changed",
-            RadioEvent::Setting { id, .. } => super::table::settings::Setting::of(*id).event,
+            RadioEvent::Setting { id, .. } => crate::radio::table::settings::Setting::of(*id).event,
             RadioEvent::Ptt(_) => "ptt",
             RadioEvent::PowerState(_) => "power_state",
             RadioEvent::ActiveChanged(_) => "active_changed",
@@ -144,7 +144,7 @@ impl RadioEvent {
                 receiver,
                 value,
             } => {
-                let s = super::table::settings::Setting::of(*id);
+                let s = crate::radio::table::settings::Setting::of(*id);
                 let mut m = serde_json::Map::new();
                 if let Some(r) = receiver {
                     m.insert("receiver".into(), json!(r));

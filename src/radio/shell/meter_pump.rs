@@ -24,11 +24,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
-use super::answer::Answer;
-use super::command::Command;
-use super::meters::MeterKind;
-use super::service::Radio;
 use crate::hub::Fanout;
+use crate::radio::shell::service::Radio;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Command;
+use crate::wire::meter::MeterKind;
 
 /// Fastest polling rate.
 pub const MAX_FPS: u32 = 20;

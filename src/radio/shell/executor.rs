@@ -6,7 +6,7 @@
 //! (stamping `updatedAt`; the [`EventWatcher`]s see each update's events first) and
 //! calls the replies of finished commands. Commands are handed over one at a time, only
 //! while the engine is idle, so that the fair queue in front of it
-//! ([`SharedQueue`](super::dispatch::SharedQueue): a queue per client, served in turn,
+//! ([`SharedQueue`](crate::radio::shell::dispatch_shared::SharedQueue): a queue per client, served in turn,
 //! unkeys first) decides who goes next; background polls go when no command may.
 
 use std::sync::Arc;
@@ -15,16 +15,16 @@ use std::time::{Duration, Instant, SystemTime};
 use crossbeam_channel::{Receiver, never, select};
 use parking_lot::{Mutex, RwLock};
 
-use super::dispatch::SharedQueue;
-use super::engine::{Engine, EngineEvent, EngineStats};
-use super::events::RadioEvent;
-use super::scope::SweepEdges;
-use super::state::StateStore;
 use crate::lan::link::{LinkEvent, RadioLink};
 use crate::profile::Profile;
+use crate::radio::engine::scope::SweepEdges;
+use crate::radio::engine::{Engine, EngineEvent, EngineStats};
+use crate::radio::shell::dispatch_shared::SharedQueue;
+use crate::radio::state::StateStore;
+use crate::radio::state::events::RadioEvent;
 use crate::wire::civ::Frame;
 
-pub use super::engine::{
+pub use crate::radio::engine::{
     CommandResult, EngineConfig as ExecutorConfig, EngineStats as ExecutorStats, Job,
 };
 
