@@ -90,7 +90,11 @@ fuzz_target!(|data: &[u8]| {
     if let Some(&b) = data.first()
         && let Some(mode) = Mode::from_code(b)
     {
-        assert_eq!(Mode::from_name(mode.name()), Some(mode), "mode table not bijective");
+        assert_eq!(
+            Mode::from_name(mode.name()),
+            Some(mode),
+            "mode table not bijective"
+        );
         assert_eq!(mode.code(), b, "mode table not bijective");
     }
 });

@@ -96,7 +96,8 @@ fn check_ok(sp: &CommandSpec, cmd: &Command, params: Option<&Value>, p: &Profile
                     w.id
                 );
                 assert!(w.setting().supported(p), "{:?} unsupported", w.id);
-                assert!(w.receiver == 0 || (w.receiver == 1 && p.is_dual()));
+                // None: the receiver the scope shows; SUB only on a two-receiver radio
+                assert!(w.receiver != Some(civ::Receiver::Sub) || p.is_dual());
             }
         }
         Command::SetBand(code) => {
