@@ -4,12 +4,11 @@
 //! DATA mode applied, and when the radio refuses the recall, the band's `default_hz`
 //! is tuned.
 
-use crate::radio::table::answer::{Answer, BandChange, BandSource};
-
 use crate::profile::VfoScheme;
 use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step};
 use crate::radio::engine::request::CivRequest;
 use crate::radio::engine::tuning::{set_freq, set_mode};
+use crate::radio::table::answer::{Answer, BandChange, BandSource};
 use crate::radio::table::command::Target;
 use crate::radio::table::error::ErrorCode;
 use crate::wire::civ::{self, Frame, Receiver, cmd};

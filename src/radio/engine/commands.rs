@@ -3,8 +3,6 @@
 
 use serde_json::Value;
 
-use crate::radio::table::answer::Answer;
-
 use crate::profile::{ScopeSourceKind, VfoScheme};
 use crate::radio::engine::band::SetBand;
 use crate::radio::engine::meters::ReadMeters;
@@ -17,6 +15,7 @@ use crate::radio::engine::tuning::{set_freq, set_mode};
 use crate::radio::engine::vfo::{self, Prepared};
 use crate::radio::state::apply;
 use crate::radio::state::encode_write;
+use crate::radio::table::answer::Answer;
 use crate::radio::table::command::{Command, Write};
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::Place;

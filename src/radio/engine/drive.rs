@@ -4,8 +4,6 @@
 
 use std::time::Instant;
 
-use crate::radio::table::answer::Answer;
-
 use crate::lan::session::link_state::LinkState;
 use crate::radio::engine::proc::{self, Cx, Effect, Procedure, Step};
 use crate::radio::engine::request::CivRequest;
@@ -13,6 +11,7 @@ use crate::radio::engine::timers::Timer;
 use crate::radio::engine::{
     CommandResult, Engine, Internal, Job, Origin, Running, commands, fetch, safety, tuning,
 };
+use crate::radio::table::answer::Answer;
 use crate::radio::table::command::Command;
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::{Setting, SettingId};

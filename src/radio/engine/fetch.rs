@@ -11,13 +11,12 @@
 
 use std::collections::VecDeque;
 
-use crate::radio::table::answer::Answer;
-
 use crate::profile::{ScopeSourceKind, VfoScheme};
 use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step};
 use crate::radio::engine::request::CivRequest;
 use crate::radio::state::StateContent;
 use crate::radio::state::apply::{apply_frame, apply_frame_to, selected_receiver};
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::ErrorCode;
 use crate::radio::table::settings::{Place, SETTINGS};
 use crate::wire::civ::{Frame, Receiver, cmd};

@@ -5,11 +5,10 @@
 //! has the selected receiver's S-meter read plainly. A NAK skips a meter; a timeout
 //! fails the round.
 
-use crate::radio::table::answer::Answer;
-
 use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step, route};
 use crate::radio::engine::request::CivRequest;
 use crate::radio::state::apply::selected_receiver;
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::ErrorCode;
 use crate::wire::civ::cmd::meter;
 use crate::wire::civ::{self, Receiver, cmd};

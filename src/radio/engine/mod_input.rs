@@ -2,10 +2,9 @@
 //! profile's `[mod_input]`): read before web TX audio starts, set to LAN, and put back
 //! to the operator's setting afterwards.
 
-use crate::radio::table::answer::Answer;
-
 use crate::radio::engine::proc::{Cx, Item, Outcome, Procedure, Script, Step, Then};
 use crate::radio::engine::request::CivRequest;
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{self, cmd};
 

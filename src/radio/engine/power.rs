@@ -18,10 +18,9 @@
 
 use std::time::Duration;
 
-use crate::radio::table::answer::Answer;
-
 use crate::radio::engine::proc::{Cx, Effect, Outcome, Procedure, Step};
 use crate::radio::engine::request::CivRequest;
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, cmd};
 

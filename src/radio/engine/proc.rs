@@ -7,12 +7,11 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use crate::radio::table::answer::Answer;
-
 use crate::profile::{Profile, VfoScheme};
 use crate::radio::engine::request::CivRequest;
 use crate::radio::state::apply::{apply_frame_to, selected_receiver};
 use crate::radio::state::{StateContent, TrackedState};
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, Receiver, cmd};
 

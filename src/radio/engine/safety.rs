@@ -13,14 +13,13 @@
 
 use std::time::Instant;
 
-use crate::radio::table::answer::Answer;
-
 use crate::lan::session::link_state::LinkState;
 use crate::radio::engine::power::{ptt_read, ptt_reply, ptt_set, read_again};
 use crate::radio::engine::proc::Outcome;
 use crate::radio::engine::timers::Timer;
 use crate::radio::engine::{Engine, Job, Reply};
 use crate::radio::state::events::RadioEvent;
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::{CommandError, ErrorCode};
 
 /// Why the transmitter is being released.

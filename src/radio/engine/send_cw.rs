@@ -3,13 +3,12 @@
 //! mode is read first (`26 01`, where the radio has it), since the state may not know it
 //! (an A/B radio whose selection is unknown) or the front panel may have changed it.
 
-use crate::radio::table::answer::Answer;
-
 use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step};
 use crate::radio::engine::request::CivRequest;
 use crate::radio::engine::vfo;
 use crate::radio::state::apply::apply_frame;
 use crate::radio::state::{cw_mode_allows, tx_vfo};
+use crate::radio::table::answer::Answer;
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, Mode, cmd};
 

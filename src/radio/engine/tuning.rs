@@ -2,13 +2,12 @@
 //! receiver or VFO, with the classic commands for the selected one and `25`/`26` for
 //! the other (or, on radios without them, the classic ones while it is selected).
 
-use crate::radio::table::answer::Answer;
-
 use crate::radio::engine::proc::{Cx, Effect, Item, Script, Then, route};
 use crate::radio::engine::request::CivRequest;
 use crate::radio::engine::vfo;
 use crate::radio::state::RadioState;
 use crate::radio::state::apply::{self, sel_for_target, selected_vfo, vfo_of};
+use crate::radio::table::answer::Answer;
 use crate::radio::table::command::Target;
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{self, Mode, Receiver, cmd};
