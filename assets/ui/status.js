@@ -17,7 +17,8 @@ export class StatusBar {
     setInterval(tick, 10000);
   }
 
-  /** `online`, `connecting`, `offline` (with the wait before the next try) or `auth`. */
+  /** `online`, `connecting`, `offline` (with the wait before the next try), `auth` or
+   * `refused` (the server refuses this page's origin: no retries). */
   setLink(state, retryMs) {
     this.link = state;
     this.retryAt = retryMs ? performance.now() + retryMs : 0;
@@ -29,7 +30,7 @@ export class StatusBar {
 
   linkText() {
     const left = Math.ceil((this.retryAt - performance.now()) / 1000);
-    setText(byId('link-pill'), { online: 'online', connecting: 'connecting…', auth: 'token needed' }[this.link]
+    setText(byId('link-pill'), { online: 'online', connecting: 'connecting…', auth: 'token needed', refused: 'refused' }[this.link]
       || `offline${left > 0 ? ` · retry ${left} s` : ''}`);
   }
 
@@ -44,18 +45,23 @@ export class StatusBar {
     byId('banner').hidden = true;
   }
 
-  /** The radio pill, the audio pill and the Listen button. */
-  render(state, audio) {
+  /** The radio pill, the audio pill and the Listen button; `live`: readings are
+   * arriving (else the audio latency is not shown as if it were current). */
+  render(state, audio, live) {
     if (this.link === 'offline') this.linkText();
     const pill = byId('radio-pill');
-    const rs = radioStatus(state);
+    const rs = radioStatus(state, this.link === 'online');
     setText(pill, rs.text);
     pill.title = rs.title;
     pill.className = `pill ${rs.level}`;
     const ap = byId('audio-pill');
     const st = audio.stats;
     ap.hidden = !audio.listening;
-    if (audio.listening) {
+    if (audio.listening && !live) {
+      setText(ap, 'RX audio —');
+      ap.className = 'pill stale';
+      ap.title = 'No live audio: the server or the radio is not connected';
+    } else if (audio.listening) {
       setText(ap, st.latencyMs === null ? 'audio …' : `RX ${st.latencyMs} ms`);
       ap.className = 'pill plain';
       ap.title = `RX audio: ${st.codec || '?'}, buffer ${Math.round(st.avgMs || 0)} ms (target ${Math.round(st.targetMs || 0)} ms), ${st.underruns} underruns, ${st.lost} frames lost`;

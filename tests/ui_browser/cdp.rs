@@ -281,6 +281,19 @@ fn reader(ws: &Arc<Mutex<WebSocket<TcpStream>>>, pending: &Pending, events: &Eve
     }
 }
 
+/// A node of the accessibility tree.
+#[derive(Debug, Clone)]
+pub struct AxNode {
+    /// The role (`spinbutton`, `meter`, `button`, `StaticText`, ...).
+    pub role: String,
+    /// The accessible name.
+    pub name: String,
+    /// The value (`aria-valuetext` where given).
+    pub value: String,
+    /// The description.
+    pub description: String,
+}
+
 /// One tab.
 pub struct Page {
     browser: &'static Browser,
@@ -457,6 +470,76 @@ impl Page {
         let path = artifacts_dir().join(name);
         std::fs::write(&path, png).expect("write screenshot");
         path
+    }
+
+    /// Saves a PNG screenshot of the viewport at `path` (its directory is created).
+    pub fn screenshot_at(&self, path: &Path) {
+        let v = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64_decode(v["data"].as_str().expect("png data"));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("screenshot dir");
+        }
+        std::fs::write(path, png).expect("write screenshot");
+    }
+
+    /// Resizes the viewport: a desktop window, or a phone (touch, mobile viewport).
+    pub fn resize(&self, width: u32, height: u32, phone: bool) {
+        if phone {
+            self.emulate_phone(width, height);
+        } else {
+            self.call(
+                "Emulation.setTouchEmulationEnabled",
+                json!({"enabled": false}),
+            );
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            );
+        }
+    }
+
+    /// Chromium's accessibility tree of the page (what a screen reader is given): the
+    /// nodes that are not ignored, as `{role, name, value, description}` strings (the
+    /// value in words where the page gives one).
+    pub fn ax_nodes(&self) -> Vec<AxNode> {
+        self.call("Accessibility.enable", json!({}));
+        let tree = self.call("Accessibility.getFullAXTree", json!({}));
+        let text = |v: &Value| -> String {
+            v.get("value")
+                .map(|x| match x {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    other => other.to_string(),
+                })
+                .unwrap_or_default()
+        };
+        tree["nodes"]
+            .as_array()
+            .map(|nodes| {
+                nodes
+                    .iter()
+                    .filter(|n| n["ignored"] != true)
+                    .map(|n| {
+                        // a range widget's value in words (`aria-valuetext`) where it has one
+                        let valuetext = n["properties"]
+                            .as_array()
+                            .and_then(|ps| ps.iter().find(|p| p["name"] == "valuetext"))
+                            .map(|p| text(&p["value"]))
+                            .unwrap_or_default();
+                        AxNode {
+                            role: text(&n["role"]),
+                            name: text(&n["name"]),
+                            value: if valuetext.is_empty() {
+                                text(&n["value"])
+                            } else {
+                                valuetext
+                            },
+                            description: text(&n["description"]),
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The DevTools performance metrics (`TaskDuration`, `ScriptDuration`, ...).
