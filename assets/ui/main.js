@@ -1,6 +1,6 @@
 // The page: loads what the server offers (info, capabilities, command catalogue, state),
 // keeps the control socket and the stream feeds up, and ties the views together.
-import { byId, h, setText, toast, loadSetting, saveSetting } from './dom.js';
+import { byId, setText, toast } from './dom.js';
 import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
@@ -14,13 +14,15 @@ import { TxMeters } from './meters.js';
 import { AudioEngine } from './audio.js';
 import { Ptt } from './ptt.js';
 import { installKeyboard, toggleHelp } from './keyboard.js';
-import { STEPS, stepLabel, allBands, bandOf, nextBand, tuneBy, digitCount, formatShort } from './freq.js';
+import { STEPS, allBands, nextBand, tuneBy, digitCount } from './freq.js';
 import { entryPassband, clickTuneHz } from './passband.js';
 import { vfoEntries, badgesOf, isVoiceMode } from './model.js';
 import { StatusBar } from './status.js';
 import { Tuner } from './tuning.js';
 import { MemoryPanel } from './memory.js';
+import { TuningPanels } from './panels.js';
 import { Sidetone } from './sidetone.js';
+import { AudioButtons } from './audio_buttons.js';
 
 const app = {
   api: new Api(),
@@ -126,18 +128,28 @@ const controls = new ControlsView({
     return { state: app.state, rxKey: e ? e.stateKey : 'main', mode: e ? e.rx.mode : null, scopeReceiver: app.scopeRx };
   },
   changed: () => schedule(),
-  cwSent: (text) => {
-    if (sidetoneOn) sidetone.play(text, app.state ? app.state.cwSpeed : null);
-  },
+  cwSent: (text) => sidetone.sent(text, app.state ? app.state.cwSpeed : null),
   cwStopped: () => sidetone.stop(),
 });
-const sidetone = new Sidetone();
-let sidetoneOn = loadSetting('sidetone', false);
+const sidetone = new Sidetone(byId('sidetone'));
 const memory = new MemoryPanel(byId('card-mem'), {
   send: (name, params) => send(name, { ...params }),
 });
+const panels = new TuningPanels({
+  mode: (m) => setMode(m),
+  filter: (f) => send('set_filter', { filter: f, ...targetParams() }).catch(() => {}),
+  band: (b) => goBand(b),
+  step: (s) => setStep(s),
+});
 const txMeters = new TxMeters(byId('tx-meters'));
-const status = new StatusBar(() => control.channel.kick());
+const status = new StatusBar({
+  retry: () => control.channel.kick(),
+  changed: () => schedule(),
+  token: (t) => {
+    app.api.setToken(t);
+    boot();
+  },
+});
 const tuner = new Tuner({
   entries: () => entries(),
   caps: () => app.caps,
@@ -175,7 +187,7 @@ const ptt = new Ptt(byId('ptt'), byId('ptt-sub'), {
 // ---- loading and connection ----
 
 async function boot() {
-  setLink('connecting');
+  status.setLink('connecting');
   let info;
   try {
     info = await app.api.get('/api/v1/info');
@@ -184,7 +196,7 @@ async function boot() {
     return;
   }
   if (info.status === 401) {
-    askToken(app.api.token ? 'That token was refused.' : '');
+    status.askToken(app.api.token ? 'That token was refused.' : '');
     return;
   }
   if (info.status !== 200) {
@@ -204,7 +216,7 @@ async function boot() {
 
 function retryBoot() {
   const delay = Math.min(10000, 500 * 1.7 ** app.bootAttempt++);
-  setLink('offline', delay);
+  status.setLink('offline', delay);
   setTimeout(boot, delay);
 }
 
@@ -240,15 +252,7 @@ function buildViews(catalogue) {
   document.title = `rigweb · ${caps.model || 'radio'}`;
   app.bands = allBands(caps);
   vfo.setDigitCount(digitCount(Math.max(...(caps.freqRanges || []).map((r) => r.end), 1)));
-  // mode, filter, step, band buttons
-  byId('modes').replaceChildren(...(caps.modes || []).map((m) => h('button', { type: 'button', text: m, dataset: { mode: m }, on: { click: () => setMode(m) } })));
-  byId('filters').replaceChildren(...(caps.filters || []).map((f, i) => h('button', { type: 'button', dataset: { filter: f }, on: { click: () => send('set_filter', { filter: f, ...targetParams() }) } }, f, h('span', { class: 'w', dataset: { i: String(i) } }))));
-  byId('bands').replaceChildren(...app.bands.map((b) => h('button', { type: 'button', text: b.name, dataset: { band: b.name }, title: `${formatShort(b.start)} – ${formatShort(b.end)}`, on: { click: () => goBand(b) } })));
-  byId('card-band').hidden = !app.bands.length;
-  const stepSel = byId('step');
-  stepSel.replaceChildren(h('option', { value: 'auto', text: 'Auto' }), ...STEPS.map((s) => h('option', { value: String(s), text: stepLabel(s) })));
-  stepSel.value = tuner.step ? String(tuner.step) : 'auto';
-  stepSel.onchange = () => setStep(stepSel.value === 'auto' ? null : +stepSel.value);
+  panels.build(caps, app.bands, tuner.step);
   // operating controls
   app.descs = controlsFromCatalogue(catalogue);
   const used = controls.build(app.descs, caps);
@@ -278,7 +282,7 @@ function onHello(m) {
     status.hideBanner();
   }
   app.session = m.session || null;
-  setLink('online');
+  status.setLink('online');
   // after a reconnect the server may have restarted with another radio or version (the
   // first hello follows boot's reading: no need to read it all twice)
   if (!app.freshlyLoaded) app.api.get('/api/v1/info').then((r) => (r.status === 200 ? loadServer(r.body) : null)).catch(() => {});
@@ -296,14 +300,14 @@ function onControlClose(info) {
     app.api.get('/api/v1/info').then(async (r) => {
       if (r.status === 401) {
         control.channel.stop();
-        askToken('The token was refused.');
+        status.askToken('The token was refused.');
       } else if (r.status === 200) {
         const probe = await app.api.post('/api/v1/origin-check', {});
         if (probe.status === 403 && probe.body && probe.body.error === 'forbidden_origin') refused(probe.body.message);
       }
     }).catch(() => {});
   }
-  setLink('offline', Math.max(0, control.channel.retryAt - performance.now()));
+  status.setLink('offline', Math.max(0, control.channel.retryAt - performance.now()));
 }
 
 /** The server refuses this page's origin: say why (its message names the remedy) and
@@ -311,12 +315,7 @@ function onControlClose(info) {
 function refused(message) {
   control.channel.stop();
   feeds.stop();
-  setLink('refused');
-  status.banner(`The server refused this page: ${message}`, 'Try again', () => {
-    status.hideBanner();
-    setLink('connecting');
-    control.start();
-  }, true);
+  status.refused(message, () => control.start());
 }
 
 function onMessage(m) {
@@ -356,32 +355,6 @@ function onEvent(name, d) {
     app.smeterEventAt = performance.now();
     renderMeters();
   }
-}
-
-function askToken(why) {
-  setLink('auth');
-  // Escape closes the dialog: the banner offers it again
-  status.banner('This server needs an access token.', 'Enter token', () => askToken(''), true);
-  const dlg = byId('token-dlg');
-  const err = byId('token-error');
-  err.hidden = !why;
-  err.textContent = why || '';
-  if (!dlg.open) dlg.showModal();
-  byId('token-input').focus();
-}
-
-byId('token-form').addEventListener('submit', () => {
-  app.api.setToken(byId('token-input').value.trim());
-  byId('token-input').value = '';
-  status.hideBanner();
-  boot();
-});
-
-// ---- status, banner ----
-
-function setLink(state, retryMs) {
-  status.setLink(state, retryMs);
-  schedule();
 }
 
 // ---- tuning and commands ----
@@ -425,7 +398,7 @@ function currentStep() {
 
 function setStep(s) {
   tuner.setStep(s);
-  byId('step').value = s ? String(s) : 'auto';
+  panels.showStep(s);
 }
 
 function tune(key, hz) {
@@ -467,16 +440,7 @@ function render() {
     key: e.key, name: e.name, cls: e.cls, freqHz: shownFreq(e), badges: badgesOf(e, st, caps), meter: e.meter,
   })), app.targetKey);
   const t = targetEntry();
-  for (const b of byId('modes').children) b.setAttribute('aria-pressed', String(!!t && b.dataset.mode === t.rx.mode));
-  for (const b of byId('filters').children) {
-    const i = +b.lastElementChild.dataset.i;
-    b.setAttribute('aria-pressed', String(!!t && t.rx.filter === i + 1));
-    const w = t && caps.filterWidths && caps.filterWidths[t.rx.mode] ? caps.filterWidths[t.rx.mode][i] : null;
-    b.lastElementChild.textContent = w ? (w >= 1000 ? `${w / 1000}k` : `${w}`) : '';
-  }
-  const band = t ? bandOf(app.bands, shownFreq(t)) : null;
-  for (const b of byId('bands').children) b.setAttribute('aria-pressed', String(!!band && b.dataset.band === band.name));
-  if (!tuner.step) byId('step').options[0].textContent = `Auto (${stepLabel(currentStep())})`;
+  panels.update(t ? t.rx : null, t ? shownFreq(t) : null, caps, app.bands, tuner.step, currentStep());
   controls.update();
   scope.setPassbands(list.filter((e) => e.rx && Number.isFinite(e.rx.freqHz)).map((e) => {
     const pb = entryPassband(e, shownFreq(e), st, caps);
@@ -543,32 +507,7 @@ function renderMeters() {
 
 byId('theme-btn').addEventListener('click', () => toast(`Theme: ${theme.cycle()}`, 'info', 1500));
 byId('help-btn').addEventListener('click', toggleHelp);
-byId('listen').addEventListener('click', () => toggleListen());
-byId('volume').addEventListener('input', (ev) => {
-  audio.setVolume(+ev.target.value / 100);
-  saveSetting('volume', +ev.target.value);
-});
-byId('mute').addEventListener('click', () => toggleMute());
-byId('sidetone').setAttribute('aria-pressed', String(sidetoneOn));
-byId('sidetone').addEventListener('click', () => {
-  sidetoneOn = !sidetoneOn;
-  saveSetting('sidetone', sidetoneOn);
-  byId('sidetone').setAttribute('aria-pressed', String(sidetoneOn));
-  if (!sidetoneOn) sidetone.stop();
-});
-byId('volume').value = loadSetting('volume', 80);
-audio.setVolume(byId('volume').value / 100);
-
-function toggleListen() {
-  if (audio.listening) audio.stopListening();
-  else audio.listen().catch((e) => toast(`Audio: ${e.message}`, 'bad'));
-  schedule();
-}
-
-function toggleMute() {
-  audio.setMuted(!audio.muted);
-  byId('mute').setAttribute('aria-pressed', String(audio.muted));
-}
+const audioButtons = new AudioButtons(audio, () => schedule());
 
 function bandStep(dir) {
   const t = targetEntry();
@@ -618,8 +557,8 @@ installKeyboard({
     if (down) ptt.press('key');
     else if (ptt.source === 'key') ptt.release('key up');
   },
-  audio: () => toggleListen(),
-  mute: () => toggleMute(),
+  audio: () => audioButtons.toggleListen(),
+  mute: () => audioButtons.toggleMute(),
   colormap: () => toast(`Colour map: ${scope.nextColormap()}`, 'info', 1500),
   theme: () => toast(`Theme: ${theme.cycle()}`, 'info', 1500),
   help: () => toggleHelp(),

@@ -2,6 +2,7 @@
 // keyed with the Morse timing of the text at the keyer's speed (a WebAudio oscillator
 // whose gain follows the key, with 5 ms edges against clicks). Off unless the operator
 // turns it on.
+import { loadSetting, saveSetting } from './dom.js';
 import { morseTiming } from './morse.js';
 
 /** The tone's pitch, Hz. */
@@ -10,12 +11,27 @@ const PITCH_HZ = 600;
 const EDGE_S = 0.005;
 
 export class Sidetone {
-  constructor() {
+  /** `button` turns the sidetone on and off (remembered in the browser). */
+  constructor(button) {
     this.ctx = null;
     this.osc = null;
     this.gain = null;
     this.until = 0;
     this.lastTiming = null;
+    this.enabled = loadSetting('sidetone', false);
+    button.setAttribute('aria-pressed', String(this.enabled));
+    button.addEventListener('click', () => {
+      this.enabled = !this.enabled;
+      saveSetting('sidetone', this.enabled);
+      button.setAttribute('aria-pressed', String(this.enabled));
+      if (!this.enabled) this.stop();
+    });
+  }
+
+  /** The radio's keyer took `text`: play it when the sidetone is on (`wpm` the keyer's
+   * speed, null when unknown). */
+  sent(text, wpm) {
+    if (this.enabled) this.play(text, wpm);
   }
 
   /** Plays `text` at `wpm`; returns the timing played. */

@@ -1,14 +1,23 @@
 // The top bar and the banner under it: link state (with the retry countdown), the
-// radio's status, the RX audio latency readout, a UTC clock; and banners for a lost
-// connection or a server that speaks another protocol version.
+// radio's status, the RX audio latency readout, a UTC clock; banners for a lost
+// connection, a server that speaks another protocol version or refuses this page's
+// origin; and the token prompt.
 import { byId, h, setText } from './dom.js';
 import { radioStatus } from './model.js';
 
 export class StatusBar {
-  /** `retry()` reconnects at once (the banner's button). */
-  constructor(retry) {
-    this.retry = retry;
+  /** `hooks`: `retry()` reconnects at once (the banner's button), `changed()` asks for a
+   * redraw, `token(text)` takes a token the operator entered. */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.retry = hooks.retry;
     this.link = 'connecting';
+    byId('token-form').addEventListener('submit', () => {
+      const t = byId('token-input').value.trim();
+      byId('token-input').value = '';
+      this.hideBanner();
+      hooks.token(t);
+    });
     const tick = () => {
       const d = new Date();
       setText(byId('utc'), `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`);
@@ -26,6 +35,31 @@ export class StatusBar {
     el.className = `pill ${state === 'online' ? 'ok' : state === 'connecting' ? 'warn' : 'bad'}`;
     this.linkText();
     if (state === 'offline') this.banner('Lost the connection to the server. Reconnecting by itself…', 'Retry now', this.retry, false);
+    this.hooks.changed();
+  }
+
+  /** Asks for the access token (`why`: what was wrong with the last one). */
+  askToken(why) {
+    this.setLink('auth');
+    // Escape closes the dialog: the banner offers it again
+    this.banner('This server needs an access token.', 'Enter token', () => this.askToken(''), true);
+    const dlg = byId('token-dlg');
+    const err = byId('token-error');
+    err.hidden = !why;
+    err.textContent = why || '';
+    if (!dlg.open) dlg.showModal();
+    byId('token-input').focus();
+  }
+
+  /** The server refuses this page (`message`, which names the remedy): no retries
+   * until the operator presses Try again (`again()` reconnects). */
+  refused(message, again) {
+    this.setLink('refused');
+    this.banner(`The server refused this page: ${message}`, 'Try again', () => {
+      this.hideBanner();
+      this.setLink('connecting');
+      again();
+    }, true);
   }
 
   linkText() {

@@ -281,19 +281,6 @@ fn reader(ws: &Arc<Mutex<WebSocket<TcpStream>>>, pending: &Pending, events: &Eve
     }
 }
 
-/// A node of the accessibility tree.
-#[derive(Debug, Clone)]
-pub struct AxNode {
-    /// The role (`spinbutton`, `meter`, `button`, `StaticText`, ...).
-    pub role: String,
-    /// The accessible name.
-    pub name: String,
-    /// The value (`aria-valuetext` where given).
-    pub value: String,
-    /// The description.
-    pub description: String,
-}
-
 /// One tab.
 pub struct Page {
     browser: &'static Browser,
@@ -496,50 +483,6 @@ impl Page {
                 json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
             );
         }
-    }
-
-    /// Chromium's accessibility tree of the page (what a screen reader is given): the
-    /// nodes that are not ignored, as `{role, name, value, description}` strings (the
-    /// value in words where the page gives one).
-    pub fn ax_nodes(&self) -> Vec<AxNode> {
-        self.call("Accessibility.enable", json!({}));
-        let tree = self.call("Accessibility.getFullAXTree", json!({}));
-        let text = |v: &Value| -> String {
-            v.get("value")
-                .map(|x| match x {
-                    Value::String(s) => s.clone(),
-                    Value::Null => String::new(),
-                    other => other.to_string(),
-                })
-                .unwrap_or_default()
-        };
-        tree["nodes"]
-            .as_array()
-            .map(|nodes| {
-                nodes
-                    .iter()
-                    .filter(|n| n["ignored"] != true)
-                    .map(|n| {
-                        // a range widget's value in words (`aria-valuetext`) where it has one
-                        let valuetext = n["properties"]
-                            .as_array()
-                            .and_then(|ps| ps.iter().find(|p| p["name"] == "valuetext"))
-                            .map(|p| text(&p["value"]))
-                            .unwrap_or_default();
-                        AxNode {
-                            role: text(&n["role"]),
-                            name: text(&n["name"]),
-                            value: if valuetext.is_empty() {
-                                text(&n["value"])
-                            } else {
-                                valuetext
-                            },
-                            description: text(&n["description"]),
-                        }
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 
     /// The DevTools performance metrics (`TaskDuration`, `ScriptDuration`, ...).

@@ -7,6 +7,7 @@
 //! contract (docs/API.md) and ignored until those are merged.
 
 mod access;
+mod access_tree;
 mod audio;
 mod cdp;
 #[path = "../station/cluster.rs"]
