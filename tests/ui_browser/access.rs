@@ -60,7 +60,8 @@ fn a_screen_reader_gets_the_frequency_as_text_and_named_meters_modes_and_tx_stat
     assert!(longest < 5, "digits read one by one ({longest} in a row)");
     // the S-meter: a meter, its reading in S units as its value text (Chromium's tree
     // over the DevTools protocol gives the number; the attribute holds the words)
-    find("meter", "MAIN S-meter");
+    let m = find("meter", "MAIN S-meter");
+    assert!(m.value.parse::<u32>().is_ok(), "{m:?}");
     let words = page.eval("document.querySelector(\".vfo[data-key='main'] [role=meter]\").getAttribute('aria-valuetext')");
     assert!(words.as_str().unwrap().starts_with('S'), "{words}");
     // the mode and filter, named

@@ -14,13 +14,11 @@ pub struct AxNode {
     pub name: String,
     /// The value (`aria-valuetext` where given).
     pub value: String,
-    /// The description.
-    pub description: String,
 }
 
 impl Page {
     /// Chromium's accessibility tree of the page (what a screen reader is given): the
-    /// nodes that are not ignored, as `{role, name, value, description}` strings (the
+    /// nodes that are not ignored, as `{role, name, value}` strings (the
     /// value in words where the page gives one).
     pub fn ax_nodes(&self) -> Vec<AxNode> {
         self.call("Accessibility.enable", json!({}));
@@ -55,7 +53,6 @@ impl Page {
                             } else {
                                 valuetext
                             },
-                            description: text(&n["description"]),
                         }
                     })
                     .collect()
