@@ -13,7 +13,7 @@ const HOLD_MS = 1200;
 
 export class ControlsView {
   /** `containers`: group -> element; `hooks.send(desc, params)` returns a promise,
-   * `hooks.context()` gives `{state, rxKey, mode}`, `hooks.changed()` asks for a redraw
+   * `hooks.context()` gives `{state, rxKey, mode, scopeReceiver}`, `hooks.changed()` asks for a redraw
    * (when a hold ends), `hooks.cwSent(text)` / `hooks.cwStopped()` follow the keyer. */
   constructor(containers, hooks) {
     this.containers = containers;
@@ -162,6 +162,7 @@ export class ControlsView {
       setText(out, offsetText(v));
       out.setAttribute('aria-valuetext', offsetText(v));
       if (Number.isFinite(v)) out.setAttribute('aria-valuenow', String(v));
+      else out.removeAttribute('aria-valuenow');
     };
     const live = throttle((v) => send(v), SLIDER_MS);
     const move = (steps) => {

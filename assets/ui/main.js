@@ -132,9 +132,7 @@ const controls = new ControlsView({
   cwStopped: () => sidetone.stop(),
 });
 const sidetone = new Sidetone(byId('sidetone'));
-const memory = new MemoryPanel(byId('card-mem'), {
-  send: (name, params) => send(name, { ...params }),
-});
+const memory = new MemoryPanel(byId('card-mem'), { send: (name, params) => send(name, params) });
 const panels = new TuningPanels({
   mode: (m) => setMode(m),
   filter: (f) => send('set_filter', { filter: f, ...targetParams() }).catch(() => {}),
@@ -180,7 +178,7 @@ const ptt = new Ptt(byId('ptt'), byId('ptt-sub'), {
   silentVoice: () => {
     const e = targetEntry();
     const why = app.caps && app.caps.hasTx ? audio.txAudioBlocker() : null;
-    return !!(why && e && e.rx && isVoiceMode(e.rx.mode, e.rx.dataMode)) ? { mode: e.rx.mode, why } : null;
+    return why && e && e.rx && isVoiceMode(e.rx.mode, e.rx.dataMode) ? { mode: e.rx.mode, why } : null;
   },
 });
 

@@ -10,7 +10,7 @@ import { freqText } from './freq.js';
 const PAGE = 10;
 
 export class MemoryPanel {
-  /** `hooks`: `send(name, params)` (a promise of the result), `toast(text, kind)`. */
+  /** `hooks.send(name, params)`: a promise of the command's result. */
   constructor(card, hooks) {
     this.card = card;
     this.hooks = hooks;

@@ -3,8 +3,8 @@
 // upper or lower half of a digit on touch screens — and typed entry; mode, filter and
 // level badges; and the receiver's S-meter. A frequency the radio has not reported is
 // drawn as greyed dashes, never as a number. For screen readers each display is one
-// spin button whose value is the frequency as text (the digits are hidden from them),
-// and a copy while it has the focus copies that text.
+// spin button named with the frequency as text (the digits are hidden from them; ↑↓
+// tune it by the step), and a copy while it has the focus copies that text.
 import { h, setText } from './dom.js';
 import { freqDigits, freqText, parseFreq } from './freq.js';
 import { SMeterBar } from './meters.js';
