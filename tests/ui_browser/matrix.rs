@@ -107,7 +107,11 @@ fn every_model_on_every_screen_shows_ptt_and_scope_without_overlaps_zeros_or_err
             }
             errors_seen = errors.len();
         }
+        // leave the page before its server goes: its reconnect attempts are not the next
+        // cell's errors
+        page.navigate("about:blank");
         srv.shutdown();
+        errors_seen = page.console_errors().len();
     }
     eprintln!(
         "matrix: {} cells in {:.1} s, screenshots in {}",
