@@ -56,6 +56,8 @@ vocabulary! {
         Cw = "cw",
         /// Spectrum scope.
         Scope = "scope",
+        /// Memory channels: list, recall, store.
+        Memory = "memory",
     }
 }
 

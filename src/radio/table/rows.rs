@@ -2,7 +2,7 @@
 
 use super::domains::{
     att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters, fixed_edges,
-    freq_bounds, modes, preamp_label, preamp_values, span_label, spans,
+    freq_bounds, memory_channels, modes, preamp_label, preamp_values, span_label, spans,
 };
 use super::params::{Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
@@ -90,6 +90,48 @@ fn build_send_cw(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandErr
     ))
 }
 
+fn build_set_antenna(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
+    Ok(Command::SetAntenna {
+        receiver: target.receiver(),
+        ant: a.raw("ant").unwrap_or(1) as u8,
+        rx_ant: a.raw("rx_ant").map(|v| v == 1),
+    })
+}
+
+/// Most memory channels one `list_memories` reads (each is one CI-V read).
+pub const MAX_MEMORIES_PER_LIST: i64 = 10;
+
+fn build_list_memories(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandError> {
+    let (first, last) = (a.raw("first").unwrap_or(0), a.raw("last").unwrap_or(0));
+    if last < first {
+        return Err(CommandError::param(
+            "last",
+            format!("{last} is below first ({first})"),
+        ));
+    }
+    if last - first >= MAX_MEMORIES_PER_LIST {
+        return Err(CommandError::param(
+            "last",
+            format!(
+                "at most {MAX_MEMORIES_PER_LIST} channels per call; allowed {first}..{}",
+                first + MAX_MEMORIES_PER_LIST - 1
+            ),
+        ));
+    }
+    Ok(Command::ListMemories {
+        first: first as u16,
+        last: last as u16,
+    })
+}
+
+fn channel(a: &Args) -> u16 {
+    a.raw("channel").unwrap_or(0) as u16
+}
+
+fn antenna_label(v: i64) -> String {
+    format!("ANT{v}")
+}
+
 /// True for `set_*` names (the settings class of the rate limit).
 const fn is_set(name: &str) -> bool {
     let b = name.as_bytes();
@@ -151,7 +193,7 @@ const fn write(
     }
 }
 
-use Group::{Cw, Rx, Scope, Tuning, Tx, Vfo};
+use Group::{Cw, Memory, Rx, Scope, Tuning, Tx, Vfo};
 use TargetKind::{None as Global, Receiver, ScopeReceiver};
 
 /// Every command clients may send.
@@ -342,6 +384,45 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[("hz", SettingId::FilterWidth)],
     )
     .shown("Width", Rx),
+    custom(
+        "set_antenna",
+        "Antenna connector ANT1/ANT2 and the RX antenna input (rx_ant absent: kept)",
+        Some(Feature::Antenna),
+        Receiver,
+        &[
+            int("ant", true, Domain::Range(1, 2, 1))
+                .title("Antenna")
+                .labels_with(antenna_label),
+            boolean("rx_ant", false).title("RX ANT"),
+        ],
+        build_set_antenna,
+        &[("ant", "antenna"), ("rx_ant", "rxAntenna")],
+    )
+    .shown("Antenna", Rx),
+    write(
+        "set_digisel",
+        "DIGI-SEL preselector",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::Digisel)],
+    )
+    .shown("DIGI-SEL", Rx),
+    write(
+        "set_ip_plus",
+        "IP+ (intercept point improvement)",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::IpPlus)],
+    )
+    .shown("IP+", Rx),
+    write(
+        "set_apf",
+        "Audio peak filter (CW)",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::Apf)],
+    )
+    .shown("APF", Cw),
     write(
         "set_split",
         "Split",
@@ -362,7 +443,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         need_one: true,
         ..write(
             "set_rit",
-            "RIT on/off and offset",
+            "RIT on/off and offset (the offset is shared with XIT; offset_hz 0 clears it)",
             Global,
             &[
                 boolean("on", false),
@@ -374,6 +455,22 @@ pub static COMMANDS: &[CommandSpec] = &[
         )
     }
     .shown("RIT", Vfo),
+    CommandSpec {
+        need_one: true,
+        ..write(
+            "set_xit",
+            "XIT (ΔTX) on/off and offset (the offset is RIT's: one offset for both)",
+            Global,
+            &[
+                boolean("on", false),
+                int("offset_hz", false, Domain::Range(-9999, 9999, 1))
+                    .unit("Hz")
+                    .title("Offset"),
+            ],
+            &[("on", SettingId::Xit), ("offset_hz", SettingId::RitOffset)],
+        )
+    }
+    .shown("XIT", Vfo),
     write(
         "set_tuner",
         "Antenna tuner: off, on, or tune now",
@@ -440,6 +537,22 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .shown("Monitor", Tx),
     write(
+        "set_monitor",
+        "Monitor on/off (hearing one's own transmission)",
+        Global,
+        &[boolean("on", true)],
+        &[("on", SettingId::Monitor)],
+    )
+    .shown("Monitor on", Tx),
+    write(
+        "set_vox",
+        "VOX on/off (speech keys the transmitter)",
+        Global,
+        &[boolean("on", true)],
+        &[("on", SettingId::Vox)],
+    )
+    .shown("VOX", Tx),
+    write(
         "set_vox_gain",
         "VOX gain (how readily speech keys the transmitter)",
         Global,
@@ -483,4 +596,37 @@ pub static COMMANDS: &[CommandSpec] = &[
         )
     }
     .shown("Scope", Scope),
+    custom(
+        "list_memories",
+        "Memory channels first..last (at most 10 per call): frequency, mode and name, or empty",
+        Some(Feature::Memory),
+        Global,
+        &[
+            int("first", true, Domain::Profile(memory_channels)).title("First"),
+            int("last", true, Domain::Profile(memory_channels)).title("Last"),
+        ],
+        build_list_memories,
+        &[],
+    )
+    .shown("Memories", Memory),
+    custom(
+        "recall_memory",
+        "Copy a memory channel into the selected VFO (the radio stays in VFO mode)",
+        Some(Feature::Memory),
+        Global,
+        &[int("channel", true, Domain::Profile(memory_channels)).title("Channel")],
+        |a, _, _| Ok(Command::RecallMemory(channel(a))),
+        &[],
+    )
+    .shown("Recall", Memory),
+    custom(
+        "store_memory",
+        "Write the selected VFO (frequency, mode, filter) into a memory channel",
+        Some(Feature::Memory),
+        Global,
+        &[int("channel", true, Domain::Profile(memory_channels)).title("Channel")],
+        |a, _, _| Ok(Command::StoreMemory(channel(a))),
+        &[],
+    )
+    .shown("Store", Memory),
 ];

@@ -82,7 +82,7 @@ impl SimRig {
         true
     }
 
-    fn selected(&self) -> Slot {
+    pub(super) fn selected(&self) -> Slot {
         self.state.selected_slot(self.scheme())
     }
 
@@ -98,7 +98,7 @@ impl SimRig {
     }
 
     /// The selected slot's frequency and mode broadcast after a change by `00` / `01`.
-    fn announce_selected(&mut self, freq_changed: bool, mode_changed: bool) {
+    pub(super) fn announce_selected(&mut self, freq_changed: bool, mode_changed: bool) {
         let Some(v) = self.state.vfo(self.selected()).copied() else {
             return;
         };

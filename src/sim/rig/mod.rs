@@ -22,6 +22,7 @@ mod commands_scope;
 mod commands_tx;
 mod cw;
 mod menu;
+mod memory;
 mod meters;
 mod panel;
 mod panel_ops;
@@ -350,7 +351,11 @@ impl SimRig {
             cmd::READ_MODE => self.cmd_read_mode(data),
             cmd::SET_FREQ => self.cmd_set_freq(data),
             cmd::SET_MODE => self.cmd_set_mode(data),
+            cmd::VFO if data.is_empty() => self.vfo_mode(),
             cmd::VFO => self.cmd_vfo(data),
+            cmd::MEMORY_SELECT => self.cmd_memory_select(data),
+            cmd::MEMORY_WRITE => self.cmd_memory_write(data),
+            cmd::MEMORY_TO_VFO => self.cmd_memory_to_vfo(data),
             cmd::SPLIT => self.cmd_split(data),
             cmd::TUNING_STEP => self.cmd_tuning_step(data),
             cmd::ATTENUATOR => self.cmd_att(target, data),
