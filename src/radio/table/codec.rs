@@ -215,7 +215,11 @@ mod tests {
         round_trip(Codec::Byte { max: 45 }, 45, &[0x45], none);
         round_trip(Codec::Flag, 1, &[0x01], none);
         round_trip(Codec::Switch { max: 3 }, 1, &[0x01], none);
-        assert_eq!(Codec::Switch { max: 3 }.decode(&[0x03], none), Some(1), "APF narrow");
+        assert_eq!(
+            Codec::Switch { max: 3 }.decode(&[0x03], none),
+            Some(1),
+            "APF narrow"
+        );
         round_trip(Codec::AntennaPort, 2, &[0x01], none);
         assert_eq!(Codec::AntennaPort.decode(&[0x00, 0x01], none), Some(1));
         assert_eq!(Codec::RxAntenna.decode(&[0x00, 0x01], none), Some(1));
@@ -246,7 +250,11 @@ mod tests {
         assert_eq!(Codec::AntennaPort.encode(3, none), None);
         assert_eq!(Codec::AntennaPort.decode(&[0x02, 0x00], none), None);
         assert_eq!(Codec::RxAntenna.decode(&[0x00], none), None, "no RX byte");
-        assert_eq!(Codec::RxAntenna.encode(1, none), None, "written with the port");
+        assert_eq!(
+            Codec::RxAntenna.encode(1, none),
+            None,
+            "written with the port"
+        );
         assert_eq!(Codec::RitOffset.encode(10_000, none), None);
         assert_eq!(Codec::RefLevel.encode(-301, none), None);
         assert_eq!(Codec::RefLevel.encode(-53, none), None, "0.5 dB steps");

@@ -270,10 +270,7 @@ settings! {
 /// The settings a frame's `cmd` and data (after any command-29 prefix) carry (one, or
 /// several sharing a frame: `12 <ant> <rx-ant>`), each with the scope receiver byte (for
 /// [`Place::ScopeReceiver`]) and the value bytes.
-pub fn lookup(
-    cmd: u8,
-    data: &[u8],
-) -> impl Iterator<Item = (&'static Setting, Option<u8>, &[u8])> {
+pub fn lookup(cmd: u8, data: &[u8]) -> impl Iterator<Item = (&'static Setting, Option<u8>, &[u8])> {
     SETTINGS.iter().filter_map(move |s| {
         if s.cmd != cmd {
             return None;
@@ -310,7 +307,12 @@ mod tests {
             assert!(found.contains(&s.id), "{:?}", s.id);
             // rows sharing a frame have the same command and prefix
             for id in found {
-                assert_eq!(Setting::of(id).prefix, s.prefix, "{id:?} shadows {:?}", s.id);
+                assert_eq!(
+                    Setting::of(id).prefix,
+                    s.prefix,
+                    "{id:?} shadows {:?}",
+                    s.id
+                );
             }
         }
     }

@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use super::SimRig;
 use super::codec::Reply;
 use crate::profile::{Feature, Profile};
-use crate::wire::civ::memory::{self, MemoryContent};
 use crate::wire::civ::cmd;
+use crate::wire::civ::memory::{self, MemoryContent};
 use crate::wire::civ::mode_codes as mode;
 
 /// The memory channels and the memory selection.
@@ -35,7 +35,7 @@ impl MemoryBank {
         };
         let presets = [
             (7_074_000, mode::USB, 1, "FT8 40M"),
-            (14_060_000, mode::CW, 2, "QRP CW 20"),
+            (14_060_000, mode::CW, 0, "QRP CW 20"),
             (10_000_000, mode::AM, 0, "WWV 10"),
         ];
         let channels = presets

@@ -21,8 +21,8 @@ mod commands_misc;
 mod commands_scope;
 mod commands_tx;
 mod cw;
-mod menu;
 mod memory;
+mod menu;
 mod meters;
 mod panel;
 mod panel_ops;
@@ -40,6 +40,8 @@ mod tests_cw;
 #[cfg(test)]
 mod tests_freq;
 #[cfg(test)]
+mod tests_memory;
+#[cfg(test)]
 mod tests_misc;
 #[cfg(test)]
 mod tests_power;
@@ -48,6 +50,7 @@ mod tests_scope;
 #[cfg(test)]
 mod tests_transceive;
 
+pub use memory::MemoryBank;
 pub use panel::{Knob, PanelAction, ScopeSetting, Switch, TunerState};
 pub use state::{
     BsrBand, BsrEntry, CwKeying, ReceiverState, RigSnapshot, RigState, ScopeRx, ScopeState,
