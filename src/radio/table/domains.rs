@@ -21,6 +21,10 @@ pub(super) fn freq_bounds(p: &Profile) -> Allowed {
     }
 }
 
+pub(super) fn antenna_label(v: i64) -> String {
+    format!("ANT{v}")
+}
+
 pub(super) fn memory_channels(p: &Profile) -> Allowed {
     let (min, max) = p.memory.map_or((0, 0), |m| (m.first, m.last));
     Allowed::Range {

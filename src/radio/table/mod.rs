@@ -6,6 +6,7 @@
 //! rate limiting and the catalogue (`GET /api/v1/commands`) all come from here; every
 //! validation error is `invalid_param` naming the field and what is allowed.
 
+mod builders;
 pub mod catalogue;
 mod check;
 pub mod codec;

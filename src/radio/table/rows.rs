@@ -1,8 +1,13 @@
 //! The rows of the command table: every command clients may send.
 
+use super::builders::{
+    build_list_memories, build_send_cw, build_set_antenna, build_set_data_mode, build_set_filter,
+    build_set_freq, build_set_mode, channel,
+};
 use super::domains::{
-    att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters, fixed_edges,
-    freq_bounds, memory_channels, modes, preamp_label, preamp_values, span_label, spans,
+    antenna_label, att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters,
+    fixed_edges, freq_bounds, memory_channels, modes, preamp_label, preamp_values, span_label,
+    spans,
 };
 use super::params::{Args, Domain, ParamKind, ParamSpec};
 use super::settings::SettingId;
@@ -11,7 +16,6 @@ use super::{Action, CommandSpec, Group, TargetKind};
 use crate::profile::{Feature, Profile};
 use crate::radio::command::{Command, RateClass, Target};
 use crate::radio::error::CommandError;
-use crate::wire::civ;
 
 const LEVEL: Domain = Domain::Range(0, 255, 1);
 const ON_OFF: Domain = Domain::Any;
@@ -26,110 +30,6 @@ const fn boolean(name: &'static str, required: bool) -> ParamSpec {
 
 const fn string(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
     ParamSpec::new(name, ParamKind::Str, required, domain)
-}
-
-fn ranges(profile: &Profile) -> String {
-    profile
-        .freq_ranges
-        .iter()
-        .map(|r| format!("{}-{}", r.start_hz, r.end_hz))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn build_set_freq(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
-    let hz = a.raw("freq").unwrap_or(-1);
-    if hz < 0 || hz as u64 > civ::MAX_FREQ_HZ || !p.in_range(hz as u64) {
-        return Err(CommandError::param(
-            "freq",
-            format!(
-                "{hz} Hz is outside the {}'s ranges; allowed {} Hz",
-                p.model(),
-                ranges(p)
-            ),
-        ));
-    }
-    Ok(Command::SetFreq {
-        target,
-        hz: hz as u64,
-    })
-}
-
-fn filter_of(a: &Args) -> Option<u8> {
-    a.raw("filter").map(|f| f as u8)
-}
-
-fn build_set_mode(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
-    let mode = a
-        .raw("mode")
-        .and_then(|code| p.mode_of_code(u8::try_from(code).ok()?))
-        .ok_or_else(|| CommandError::param("mode", "required (a string)"))?;
-    Ok(Command::SetMode {
-        target,
-        mode,
-        filter: filter_of(a),
-    })
-}
-
-fn build_set_filter(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
-    let filter =
-        filter_of(a).ok_or_else(|| CommandError::param("filter", "required (a string)"))?;
-    Ok(Command::SetFilter { target, filter })
-}
-
-fn build_set_data_mode(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
-    Ok(Command::SetDataMode {
-        target,
-        data: a.raw("data").unwrap_or(0) as u8,
-    })
-}
-
-fn build_send_cw(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandError> {
-    Ok(Command::SendCw(
-        a.str("text").unwrap_or_default().to_ascii_uppercase(),
-    ))
-}
-
-fn build_set_antenna(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
-    Ok(Command::SetAntenna {
-        receiver: target.receiver(),
-        ant: a.raw("ant").unwrap_or(1) as u8,
-        rx_ant: a.raw("rx_ant").map(|v| v == 1),
-    })
-}
-
-/// Most memory channels one `list_memories` reads (each is one CI-V read).
-pub const MAX_MEMORIES_PER_LIST: i64 = 10;
-
-fn build_list_memories(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandError> {
-    let (first, last) = (a.raw("first").unwrap_or(0), a.raw("last").unwrap_or(0));
-    if last < first {
-        return Err(CommandError::param(
-            "last",
-            format!("{last} is below first ({first})"),
-        ));
-    }
-    if last - first >= MAX_MEMORIES_PER_LIST {
-        return Err(CommandError::param(
-            "last",
-            format!(
-                "at most {MAX_MEMORIES_PER_LIST} channels per call; allowed {first}..{}",
-                first + MAX_MEMORIES_PER_LIST - 1
-            ),
-        ));
-    }
-    Ok(Command::ListMemories {
-        first: first as u16,
-        last: last as u16,
-    })
-}
-
-fn channel(a: &Args) -> u16 {
-    a.raw("channel").unwrap_or(0) as u16
-}
-
-fn antenna_label(v: i64) -> String {
-    format!("ANT{v}")
 }
 
 /// True for `set_*` names (the settings class of the rate limit).
