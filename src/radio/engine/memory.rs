@@ -189,6 +189,28 @@ impl MemoryCommand {
         }
     }
 
+    /// Steps the script of the operation; a store reads the channel back after it.
+    fn run(&mut self, cx: &mut Cx, mut script: Script, last: Option<Outcome>) -> Step {
+        let what = match self.op {
+            MemoryOp::Recall => "the recall",
+            MemoryOp::Store => "the store",
+        };
+        match script.step(cx, last) {
+            Step::Done(Err(e)) => Step::Done(Err(failed(e, what, self.channel))),
+            Step::Done(Ok(_)) if self.op == MemoryOp::Store => {
+                self.phase = Phase::Confirm;
+                self.read(cx)
+            }
+            // a changed mode is seen in the mode read back (or the radio's transceive
+            // report), which has the engine read the receiver's filter width again
+            Step::Done(Ok(_)) => Step::Done(Ok(std::mem::take(&mut self.result))),
+            other => {
+                self.phase = Phase::Run(script);
+                other
+            }
+        }
+    }
+
     /// Applies the answer of the content read.
     fn content(&mut self, cx: &Cx, outcome: Option<Outcome>) -> Result<(), CommandError> {
         let ch = self.channel;
@@ -230,27 +252,6 @@ impl Procedure for MemoryCommand {
                 Err(e) => Step::Done(Err(e)),
             },
             Phase::Done => Step::Done(Ok(std::mem::take(&mut self.result))),
-        }
-    }
-}
-
-impl MemoryCommand {
-    fn run(&mut self, cx: &mut Cx, mut script: Script, last: Option<Outcome>) -> Step {
-        let what = match self.op {
-            MemoryOp::Recall => "the recall",
-            MemoryOp::Store => "the store",
-        };
-        match script.step(cx, last) {
-            Step::Done(Err(e)) => Step::Done(Err(failed(e, what, self.channel))),
-            Step::Done(Ok(_)) if self.op == MemoryOp::Store => {
-                self.phase = Phase::Confirm;
-                self.read(cx)
-            }
-            Step::Done(Ok(_)) => Step::Done(Ok(std::mem::take(&mut self.result))),
-            other => {
-                self.phase = Phase::Run(script);
-                other
-            }
         }
     }
 }

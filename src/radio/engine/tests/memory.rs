@@ -49,6 +49,9 @@ fn a_list_reads_each_channel_and_reports_empty_ones() {
 #[test]
 fn a_recall_copies_the_channel_into_the_vfo_and_stays_in_vfo_mode() {
     let mut p = Pair::ready("ic7610");
+    let width_reads =
+        |p: &Pair| p.sent_count(&[cmd::RECEIVER_PREFIX, 0x00, cmd::EXT, cmd::ext::FILTER_WIDTH]);
+    let widths = width_reads(&p);
     let n = p.sent.len();
     let r = ok(p.exec(Command::RecallMemory(2)));
     assert_eq!(r["freq"], 14_060_000);
@@ -66,6 +69,12 @@ fn a_recall_copies_the_channel_into_the_vfo_and_stays_in_vfo_mode() {
     assert_eq!(c.radio.main.freq_hz, Some(14_060_000), "read back");
     assert_eq!(c.radio.main.mode, Some(crate::wire::civ::Mode::Cw));
     assert!(!p.rig.snapshot().memory.memory_mode, "VFO mode");
+    p.run_for(Duration::from_secs(2));
+    assert_eq!(
+        width_reads(&p),
+        widths + 1,
+        "MAIN's filter width read again (the mode changed)"
+    );
 }
 
 #[test]
