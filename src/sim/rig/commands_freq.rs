@@ -263,11 +263,12 @@ impl SimRig {
         }
     }
 
-    /// `07 …`: VFO / receiver selection, swap, equalize, dual watch.
+    /// `07 …`: VFO mode (a bare `07`), VFO / receiver selection, swap, equalize, dual
+    /// watch.
     pub(super) fn cmd_vfo(&mut self, data: &[u8]) -> Reply {
         let main_sub = self.scheme() == VfoScheme::MainSub && self.receivers() == 2;
         if data.is_empty() {
-            return Reply::Ack;
+            return self.vfo_mode();
         }
         let scheme = &self.profile.vfo;
         if data == scheme.select_main.as_slice() || data == scheme.select_sub.as_slice() {

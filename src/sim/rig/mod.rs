@@ -354,7 +354,6 @@ impl SimRig {
             cmd::READ_MODE => self.cmd_read_mode(data),
             cmd::SET_FREQ => self.cmd_set_freq(data),
             cmd::SET_MODE => self.cmd_set_mode(data),
-            cmd::VFO if data.is_empty() => self.vfo_mode(),
             cmd::VFO => self.cmd_vfo(data),
             cmd::MEMORY_SELECT => self.cmd_memory_select(data),
             cmd::MEMORY_WRITE => self.cmd_memory_write(data),
