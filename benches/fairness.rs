@@ -42,6 +42,8 @@ fn serve(model: &str) -> Running {
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Error,
+        rigctld: None,
+        bridge: Default::default(),
         station: Default::default(),
     };
     let r = rigweb::app::start_with(&cfg, Tuning::default()).expect("server starts");

@@ -101,6 +101,8 @@ fn serve(tls: bool) -> (Running, Target) {
         tx_timeout: Duration::from_secs(180),
         max_clients: 128,
         log_level: log::LevelFilter::Warn,
+        rigctld: None,
+        bridge: Default::default(),
         station: Default::default(),
     };
     let web = WebConfig {

@@ -43,6 +43,8 @@ fn server() -> Running {
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,
+        rigctld: None,
+        bridge: Default::default(),
         station: Default::default(),
     };
     let r = rigweb::app::start_with(&cfg, Tuning::default()).expect("server starts");

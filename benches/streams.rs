@@ -464,6 +464,8 @@ fn latency(secs: u64) {
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,
+        rigctld: None,
+        bridge: Default::default(),
         station: Default::default(),
     };
     let running = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();

@@ -210,6 +210,8 @@ fn main() {
         tx_timeout: Duration::from_secs(180),
         max_clients: 128,
         log_level: log::LevelFilter::Warn,
+        rigctld: None,
+        bridge: Default::default(),
         station: Default::default(),
     };
     // the rate limit would hold back a benchmark's back-to-back set_freq: switch it off

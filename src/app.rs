@@ -1,18 +1,22 @@
 //! Wiring: configuration -> simulated radio (when no real one is given) -> radio
-//! service -> meter pump -> web server; then wait for SIGINT / SIGTERM and shut down in
-//! order (PTT released, web clients closed, clean radio logout, simulator stopped).
+//! service -> meter pump -> web server, audio bridge, rigctld; then wait for SIGINT /
+//! SIGTERM and shut down in order (PTT released, web and rigctld clients closed, bridge
+//! stopped, clean radio logout, simulator stopped).
 
 use std::error::Error;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::bridge::AudioBridge;
 use crate::config::{RadioTarget, ServeConfig, SimCliConfig};
 use crate::lan::control::ControlConfig;
 use crate::lan::link::LinkConfig;
 use crate::radio::executor::ExecutorConfig;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::{Radio, RadioConfig};
+use crate::rigctld::RigctldServer;
+use crate::rigctld::web_rules::Station;
 use crate::sim::rig::SimRigConfig;
 use crate::sim::server::{self as sim_server, SimConfig, SimHandle};
 use crate::web::auth::Auth;
@@ -29,6 +33,8 @@ pub struct Running {
     pub app: Arc<AppCtx>,
     /// The built-in simulated radio, if used.
     pub sim: Option<SimHandle>,
+    /// The rigctld server (`--rigctld`).
+    pub rigctld: Option<RigctldServer>,
 }
 
 impl Running {
@@ -37,12 +43,29 @@ impl Running {
         self.web.addr()
     }
 
+    /// The audio bridge.
+    pub fn bridge(&self) -> Option<&Arc<AudioBridge>> {
+        self.app.bridge.get()
+    }
+
     /// Shuts everything down in order: the transmitter unkeyed (confirmed by the radio,
-    /// or [`UNKEY_WAIT`] passed), then the web clients closed, then the radio logged out.
+    /// or [`UNKEY_WAIT`] passed), then the web and rigctld clients closed and the bridge
+    /// stopped, then the radio logged out.
     pub fn shutdown(self) {
-        let Running { web, app, sim } = self;
+        let Running {
+            web,
+            app,
+            sim,
+            rigctld,
+        } = self;
         unkey_for_shutdown(&app, UNKEY_WAIT);
         web.shutdown();
+        if let Some(r) = rigctld {
+            r.shutdown();
+        }
+        if let Some(b) = app.bridge.get() {
+            let _ = b.stop();
+        }
         app.station.stop();
         app.meters.stop();
         app.radio.shutdown();
@@ -158,7 +181,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         rate_window,
     })?);
     let meters = MeterPump::start(radio.clone())?;
-    let web_cfg = WebConfig {
+    let mut web_cfg = WebConfig {
         auth: Auth::new(cfg.auth_token.as_ref().map(|t| t.expose().to_string())),
         max_clients: cfg.max_clients,
         max_connections: cfg.max_connections,
@@ -167,6 +190,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         tx_timeout: cfg.tx_timeout,
         ..tuning.web.unwrap_or_default()
     };
+    web_cfg.services.bridge = true;
     let tls = cfg
         .tls
         .clone()
@@ -182,6 +206,18 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     radio
         .store()
         .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    // the bridge's TX audio switches the MOD input to LAN as web TX audio does
+    let weak = Arc::downgrade(&app);
+    let bridge = Arc::new(AudioBridge::new(
+        radio.clone(),
+        cfg.bridge.device.clone(),
+        Arc::new(move || {
+            if let Some(app) = weak.upgrade() {
+                crate::web::ptt_watch::mod_input_tx_started(&app);
+            }
+        }),
+    ));
+    let _ = app.bridge.set(bridge.clone());
     radio.store().subscribe(app.metrics.tx.clone());
     let ports = Ports {
         listen: cfg.listen,
@@ -189,7 +225,22 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         onboarding: cfg.onboarding_listen,
     };
     let web = WebServer::start(ports, app.clone())?;
-    Ok(Running { web, app, sim })
+    let rigctld = cfg
+        .rigctld
+        .as_ref()
+        .map(|r| RigctldServer::start(r, Station::new(app.clone())))
+        .transpose()?;
+    if cfg.bridge.start
+        && let Err(e) = bridge.start()
+    {
+        log::warn!("the audio bridge did not start: {}", e.message);
+    }
+    Ok(Running {
+        web,
+        app,
+        sim,
+        rigctld,
+    })
 }
 
 /// `rigweb`: serves until SIGINT / SIGTERM. Under systemd it says when it is ready,

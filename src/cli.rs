@@ -16,6 +16,7 @@ use std::path::PathBuf;
     example = "Serve a real IC-705 (password from the environment):\n$ RIGWEB_RADIO_PASSWORD=secret rigweb --radio 192.168.1.60 --radio-user op --profile ic705",
     example = "Require a token on the API:\n$ rigweb --auth-token-file /etc/rigweb/token",
     example = "HTTPS with a local CA (install it from http://<host>:8080/ once per device):\n$ rigweb --tls-auto",
+    example = "WSJT-X / fldigi on this machine (Hamlib NET rigctl, sound card hw:Loopback,1):\n$ rigweb --rigctld 127.0.0.1:4532 --bridge-start",
     example = "DX spots from a cluster and the RBN on the waterfall, Region 2 band plan:\n$ rigweb --callsign N0CALL --dx-cluster dxc.nc7j.com:7373 --rbn telnet.reversebeacon.net:7000 --band-plan-region r2",
     note = "The API is described in docs/API.md. SIGINT/SIGTERM release PTT and log out of the radio cleanly."
 )]
@@ -141,6 +142,22 @@ pub struct Cli {
     /// log level: error, warn, info, debug, trace (default info)
     #[argh(option, default = "String::from(\"info\")")]
     pub log_level: String,
+
+    /// serve Hamlib's NET rigctl protocol (rigctld, model 2) on this address, e.g. 127.0.0.1:4532 (default: off; it has no authentication)
+    #[argh(option)]
+    pub rigctld: Option<String>,
+
+    /// a network (CIDR, e.g. 192.168.1.0/24) whose machines may use --rigctld besides this one; repeatable
+    #[argh(option)]
+    pub rigctld_allow: Vec<String>,
+
+    /// ALSA device of the audio bridge (default hw:Loopback,0, the snd-aloop loopback)
+    #[argh(option, default = "String::from(\"hw:Loopback,0\")")]
+    pub bridge_device: String,
+
+    /// start the audio bridge at launch (else POST /api/v1/bridge starts it)
+    #[argh(switch)]
+    pub bridge_start: bool,
 
     /// subcommand
     #[argh(subcommand)]

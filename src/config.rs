@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::bridge::BridgeConfig;
 use crate::cli::{Cli, SimArgs};
 use crate::profile::{Profile, ProfileRegistry};
+use crate::rigctld::{AllowList, RigctldConfig};
 use crate::sim::faults::FaultConfig;
 use crate::station::StationConfig;
 pub use crate::util::Secret;
@@ -80,6 +82,10 @@ pub struct ServeConfig {
     pub max_clients: usize,
     /// Log level.
     pub log_level: log::LevelFilter,
+    /// The rigctld server (`--rigctld`), off when `None`.
+    pub rigctld: Option<RigctldConfig>,
+    /// The audio bridge (`--bridge-device`, `--bridge-start`).
+    pub bridge: BridgeConfig,
     /// DX spots, band plans, the EiBi schedule.
     pub station: StationConfig,
 }
@@ -295,6 +301,7 @@ impl ServeConfig {
                 "--max-connections and --max-connections-per-client must be at least 1",
             ));
         }
+        let rigctld = rigctld(cli)?;
         Ok(ServeConfig {
             radio,
             profile,
@@ -309,9 +316,47 @@ impl ServeConfig {
             tx_timeout: Duration::from_secs(cli.tx_timeout),
             max_clients: cli.max_clients,
             log_level: log_level(&cli.log_level)?,
+            rigctld,
+            bridge: BridgeConfig {
+                device: bridge_device(&cli.bridge_device)?,
+                start: cli.bridge_start,
+            },
             station: station(cli)?,
         })
     }
+}
+
+/// `--rigctld` and `--rigctld-allow`: an address that other machines can reach needs
+/// the networks that may use it named (the protocol has no authentication).
+fn rigctld(cli: &Cli) -> Result<Option<RigctldConfig>, ConfigError> {
+    let allow =
+        AllowList::parse(&cli.rigctld_allow).map_err(|e| err(format!("--rigctld-allow {e}")))?;
+    let Some(addr) = &cli.rigctld else {
+        if !allow.is_empty() {
+            return Err(err("--rigctld-allow needs --rigctld"));
+        }
+        return Ok(None);
+    };
+    let listen = socket_addr(addr, "--rigctld")?;
+    if !listen.ip().is_loopback() && allow.is_empty() {
+        return Err(err(format!(
+            "--rigctld {addr}: other machines can reach this address, and the rigctld protocol \
+             has no authentication; name the networks that may use it with --rigctld-allow \
+             (e.g. --rigctld-allow 192.168.1.0/24), or listen on 127.0.0.1"
+        )));
+    }
+    Ok(Some(RigctldConfig { listen, allow }))
+}
+
+/// `--bridge-device`: an ALSA PCM name.
+fn bridge_device(name: &str) -> Result<String, ConfigError> {
+    let name = name.trim();
+    if name.is_empty() || name.len() > 256 || name.chars().any(char::is_control) {
+        return Err(err(format!(
+            "--bridge-device {name:?}: an ALSA device name like hw:Loopback,0"
+        )));
+    }
+    Ok(name.to_string())
 }
 
 /// The station-data flags (`--dx-cluster`, `--rbn`, `--callsign`, `--band-plan-region`,

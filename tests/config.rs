@@ -111,6 +111,84 @@ fn allowed_hosts_are_names_and_admit_their_pages() {
     assert!(!d.allowed_origins.allows(Some(o), Some(h), false));
 }
 
+#[test]
+fn rigctld_and_bridge_flags() {
+    let c = ServeConfig::from_cli(&cli(&[]), None).unwrap();
+    assert!(c.rigctld.is_none(), "rigctld is off by default");
+    assert_eq!(
+        (c.bridge.device.as_str(), c.bridge.start),
+        ("hw:Loopback,0", false)
+    );
+    let c = ServeConfig::from_cli(&cli(&["--rigctld", "127.0.0.1:4532"]), None).unwrap();
+    assert_eq!(c.rigctld.unwrap().listen.to_string(), "127.0.0.1:4532");
+    // reachable from other machines: the networks must be named
+    let e = serve_err(&["--rigctld", "0.0.0.0:4532"], None);
+    assert!(
+        e.contains("--rigctld-allow") && e.contains("authentication"),
+        "{e}"
+    );
+    let c = ServeConfig::from_cli(
+        &cli(&[
+            "--rigctld",
+            "0.0.0.0:4532",
+            "--rigctld-allow",
+            "192.168.1.0/24",
+        ]),
+        None,
+    )
+    .unwrap();
+    let allow = c.rigctld.unwrap().allow;
+    assert!(allow.allows("192.168.1.9".parse().unwrap()));
+    assert!(!allow.allows("10.0.0.1".parse().unwrap()));
+    let e = serve_err(
+        &["--rigctld", "127.0.0.1:4532", "--rigctld-allow", "lan"],
+        None,
+    );
+    assert!(e.starts_with("--rigctld-allow"), "{e}");
+    assert!(serve_err(&["--rigctld-allow", "10.0.0.0/8"], None).contains("needs --rigctld"));
+    assert!(serve_err(&["--rigctld", "nowhere"], None).starts_with("--rigctld"));
+    let c = ServeConfig::from_cli(
+        &cli(&[
+            "--bridge-device",
+            "plughw:CARD=Loopback,DEV=0",
+            "--bridge-start",
+        ]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        (c.bridge.device.as_str(), c.bridge.start),
+        ("plughw:CARD=Loopback,DEV=0", true)
+    );
+    assert!(serve_err(&["--bridge-device", " "], None).starts_with("--bridge-device"));
+}
+
+#[test]
+fn rigctld_and_bridge_keys_of_the_config_file() {
+    let d = temp_dir("rigctld");
+    let f = d.join("rigweb.toml");
+    std::fs::write(
+        &f,
+        "rigctld = \"0.0.0.0:4532\"\nrigctld-allow = [\"192.168.1.0/24\"]\nbridge-device = \"hw:Loopback,0,0\"\nbridge-start = true\n",
+    )
+    .unwrap();
+    let (code, out, err) = rigweb(&["--config", f.to_str().unwrap(), "--check-config"], &[]);
+    assert_eq!(code, 0, "{err}");
+    for key in [
+        "rigctld = \"0.0.0.0:4532\"",
+        "rigctld-allow = [\"192.168.1.0/24\"]",
+        "bridge-device = \"hw:Loopback,0,0\"",
+        "bridge-start = true",
+    ] {
+        assert!(out.contains(key), "{key} in {out}");
+    }
+    std::fs::write(&f, "rigctld = \"0.0.0.0:4532\"\n").unwrap();
+    let (code, _, err) = rigweb(&["--config", f.to_str().unwrap(), "--check-config"], &[]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--rigctld-allow"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Runs the built binary with `args` and extra environment; (status, stdout, stderr).
 fn rigweb(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rigweb"))

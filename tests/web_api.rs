@@ -87,13 +87,15 @@ fn info_tells_the_tx_timeout_and_the_optional_services() {
     let srv = start_server(cfg, Tuning::default());
     let v = get(srv.addr(), "/api/v1/info").json();
     assert_eq!(v["txTimeoutS"], 42, "--tx-timeout in seconds: {v}");
-    // the services this server runs (the band plans need nothing): the page asks only
-    // for those; the others answer 404 service_off
+    // the services this server runs (the band plans need nothing; the audio bridge is
+    // stopped until started): the page asks only for those; the others answer 404
+    // service_off
     assert_eq!(
         v["services"],
-        json!({"dxSpots": false, "bandPlan": true, "eibi": false, "bridge": false}),
+        json!({"dxSpots": false, "bandPlan": true, "eibi": false, "bridge": true}),
         "{v}"
     );
+    assert_eq!(get(srv.addr(), "/api/v1/bridge").json()["state"], "stopped");
     assert_eq!(get(srv.addr(), "/api/v1/dx/spots").status, 404);
     assert_eq!(get(srv.addr(), "/api/v1/band-plan/config").status, 200);
     srv.shutdown();

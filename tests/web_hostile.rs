@@ -66,7 +66,11 @@ fn http_errors_are_json_with_fitting_status() {
     let r = http(a, "POST", "/api/v1/radio/power", &[], None);
     assert_json_error(&r, 400, "invalid_json");
     assert_json_error(&get(a, "/api/v1/eibi/status"), 404, "service_off");
-    assert_json_error(&get(a, "/api/v1/bridge"), 501, "not_implemented");
+    assert_json_error(
+        &http(a, "PUT", "/api/v1/bridge", &[], None),
+        405,
+        "method_not_allowed",
+    );
     assert_json_error(&get(a, "/api/v1/ws"), 426, "upgrade_required");
     let r = raw(
         a,

@@ -34,6 +34,10 @@ pub struct ControlConfig {
     pub discovery: DiscoveryConfig,
     /// Longest wait for the login response.
     pub login_timeout: Duration,
+    /// A login not answered for this long is sent again, as a new login with a new
+    /// request id: a lost first login leaves no gap the radio could ask to be resent
+    /// (its receive window starts at the first seq it sees, spec §1.8).
+    pub login_resend: Duration,
     /// Longest wait for the radio's conninfo after the token ack.
     pub conninfo_wait: Duration,
     /// Longest wait for a status after a stream request.
@@ -58,6 +62,7 @@ impl Default for ControlConfig {
             tx_buffer_ms: 150,
             discovery: DiscoveryConfig::default(),
             login_timeout: Duration::from_secs(3),
+            login_resend: Duration::from_millis(700),
             conninfo_wait: Duration::from_millis(1000),
             status_timeout: Duration::from_secs(3),
             held_retry_delay: Duration::from_secs(10),
@@ -177,6 +182,7 @@ pub struct ControlClient {
     tried_mono: bool,
     held_attempts: u32,
     deadline: Instant,
+    login_resend_at: Instant,
     next_renewal: Instant,
     events: Vec<ControlEvent>,
 }
@@ -211,6 +217,7 @@ impl ControlClient {
             tried_mono: false,
             held_attempts: 0,
             deadline: now,
+            login_resend_at: now,
             next_renewal: now,
             events: Vec::new(),
         }
@@ -262,21 +269,7 @@ impl ControlClient {
             Step::Nothing => {}
             Step::Discovered => {
                 self.events.push(ControlEvent::Discovered);
-                let login_inner = self.next_inner();
-                let cfg = &self.cfg;
-                let tok = self.tok_request;
-                if let Some(stream) = self.port.stream_mut() {
-                    let login = LoginRepr::new(
-                        (0, 0),
-                        0,
-                        login_inner,
-                        tok,
-                        &cfg.user,
-                        cfg.password.expose(),
-                        &cfg.computer_name,
-                    );
-                    stream.send_packet(now, out, login);
-                }
+                self.send_login(now, out);
                 self.phase = Phase::LoggingIn;
                 self.deadline = now + self.cfg.login_timeout;
             }
@@ -287,6 +280,27 @@ impl ControlClient {
                 }
             }
         }
+    }
+
+    /// Sends a login with the current request id; the next one is due after
+    /// `login_resend` without an answer.
+    fn send_login(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
+        let login_inner = self.next_inner();
+        let cfg = &self.cfg;
+        let tok = self.tok_request;
+        if let Some(stream) = self.port.stream_mut() {
+            let login = LoginRepr::new(
+                (0, 0),
+                0,
+                login_inner,
+                tok,
+                &cfg.user,
+                cfg.password.expose(),
+                &cfg.computer_name,
+            );
+            stream.send_packet(now, out, login);
+        }
+        self.login_resend_at = now + self.cfg.login_resend;
     }
 
     fn next_inner(&mut self) -> u16 {
@@ -485,6 +499,13 @@ impl ControlClient {
         self.on_step(step, now, out);
         match self.phase {
             Phase::LoggingIn if now >= self.deadline => self.fail(ControlFailure::NoLoginResponse),
+            Phase::LoggingIn if now >= self.login_resend_at => {
+                // a new request id: only the answer to this login is taken, so the
+                // token in hand is the one the radio issued last
+                self.tok_request = self.tok_request.wrapping_add(1).max(1);
+                log::debug!("control: no login response; sending the login again");
+                self.send_login(now, out);
+            }
             Phase::AwaitingConnInfo if now >= self.deadline => {
                 log::debug!("control: no radio conninfo; sending the stream request anyway");
                 self.send_stream_request(now, out);
@@ -506,10 +527,10 @@ impl ControlClient {
         }
         let t = self.port.poll_timeout().unwrap_or(self.deadline);
         match self.phase {
-            Phase::LoggingIn
-            | Phase::AwaitingConnInfo
-            | Phase::AwaitingStatus
-            | Phase::HeldWait => Some(t.min(self.deadline)),
+            Phase::LoggingIn => Some(t.min(self.deadline).min(self.login_resend_at)),
+            Phase::AwaitingConnInfo | Phase::AwaitingStatus | Phase::HeldWait => {
+                Some(t.min(self.deadline))
+            }
             Phase::Ready => Some(t.min(self.next_renewal)),
             _ => Some(t),
         }

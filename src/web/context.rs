@@ -1,7 +1,7 @@
 //! What every request handler and WebSocket client shares.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -14,6 +14,7 @@ use super::session::SessionRegistry;
 use super::stream_stats::StreamStats;
 use super::ws::conn::WsLimits;
 use super::ws::tx_gate::TxCredits;
+use crate::bridge::AudioBridge;
 use crate::radio::meter_pump::MeterPump;
 use crate::radio::service::Radio;
 use crate::station::Station;
@@ -58,8 +59,8 @@ pub struct WebConfig {
 }
 
 /// Optional services that are not station data (`services` in `GET /api/v1/info`; the
-/// station data services are those `AppCtx::station` runs). A route of a service that is
-/// not in this release answers `501 not_implemented`.
+/// station data services are those `AppCtx::station` runs). Off by default (the app
+/// turns on the audio bridge); a route of a service that is off answers its error.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Services {
     /// The audio bridge (`/api/v1/bridge`).
@@ -108,6 +109,8 @@ pub struct AppCtx {
     pub mod_input: Mutex<ModInputSwitch>,
     /// Delivery latency of stream frames.
     pub stream_stats: Arc<StreamStats>,
+    /// The audio bridge (`/api/v1/bridge`), set once by the app.
+    pub bridge: OnceLock<Arc<AudioBridge>>,
     /// DX spots, band plans, the EiBi schedule (those that run).
     pub station: Station,
     /// Figures kept for `GET /metrics`.
@@ -130,6 +133,7 @@ impl AppCtx {
             sessions: SessionRegistry::default(),
             mod_input: Mutex::new(ModInputSwitch::default()),
             stream_stats: Arc::default(),
+            bridge: OnceLock::new(),
             station: Station::default(),
             metrics: Arc::default(),
             tx_credits: TxCredits::default(),

@@ -3,6 +3,7 @@
 //! it, and every WebSocket client gets a thread of its own (`ws/`).
 
 pub mod auth;
+pub mod bridge_route;
 pub mod capabilities;
 pub mod context;
 pub mod front;

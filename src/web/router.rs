@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tiny_http::{Method, Request};
 
+use super::bridge_route::{BridgeRequest, bridge};
 use super::context::AppCtx;
 use super::response::{self, Reply};
 use super::routes;
@@ -96,11 +97,6 @@ impl Route {
     }
 }
 
-/// A route of the interface that a later release implements: `501 not_implemented`.
-fn planned(c: &mut Call<'_>) -> Reply {
-    routes::planned(c.path)
-}
-
 /// A station-data route's `GET` (`/api/v1/dx/*`, `/api/v1/band-plan/*`, `/api/v1/eibi/*`).
 fn station_get(c: &mut Call<'_>) -> Reply {
     super::station::route(c.app, "GET", c.path, c.url(), &Value::Null)
@@ -147,9 +143,12 @@ pub static ROUTES: &[Route] = &[
     Route::at("/api/v1/dx/spots").get(station_get),
     Route::at("/api/v1/dx/status").get(station_get),
     Route::at("/api/v1/bridge")
-        .get(planned)
-        .post(planned)
-        .delete(planned),
+        .get(|c| bridge(c.app, BridgeRequest::Status))
+        .post(|c| match c.body(false) {
+            Ok(_) => bridge(c.app, BridgeRequest::Start),
+            Err(reply) => reply,
+        })
+        .delete(|c| bridge(c.app, BridgeRequest::Stop)),
     Route::at("/api/v1/band-plan/config")
         .get(station_get)
         .post(station_post),

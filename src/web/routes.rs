@@ -183,15 +183,5 @@ pub fn root(accept_encoding: Option<&str>) -> Reply {
     super::ui_page::reply(accept_encoding)
 }
 
-/// Routes of the interface that later releases implement.
-pub fn planned(path: &str) -> Reply {
-    response::error(501, "not_implemented", planned_message(path))
-}
-
-/// The message of a `501 not_implemented` for `path`.
-pub fn planned_message(path: &str) -> String {
-    format!("{path} is part of the interface but not in this release yet")
-}
-
 /// Bounded time for radio commands started from HTTP.
 pub const HTTP_COMMAND_TIMEOUT: Duration = Duration::from_secs(10);

@@ -86,6 +86,7 @@ pub fn start_radio(model: &str, sim: &SimHandle) -> Arc<Radio> {
 #[macro_use]
 pub mod web;
 pub mod audio;
+pub mod rigctl;
 
 /// Polls `cond` every 10 ms until it holds or `timeout` passes.
 pub fn wait_for(timeout: Duration, mut cond: impl FnMut() -> bool) -> bool {

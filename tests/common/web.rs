@@ -42,6 +42,8 @@ pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
         tx_timeout: Duration::from_secs(180),
         max_clients: 64,
         log_level: log::LevelFilter::Warn,
+        rigctld: None,
+        bridge: Default::default(),
         station: Default::default(),
     }
 }

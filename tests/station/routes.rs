@@ -41,7 +41,7 @@ fn assert_error(r: &crate::common::web::HttpResponse, status: u16, code: &str, n
 fn info_and_capabilities_name_the_services_that_run_and_the_others_answer_404() {
     let srv = server(StationConfig::default());
     let a = srv.addr();
-    let want = json!({"dxSpots": false, "bandPlan": true, "eibi": false, "bridge": false});
+    let want = json!({"dxSpots": false, "bandPlan": true, "eibi": false, "bridge": true});
     assert_eq!(get(a, "/api/v1/info").json()["services"], want);
     assert_eq!(get(a, "/api/v1/capabilities").json()["services"], want);
     assert_error(
@@ -69,9 +69,9 @@ fn info_and_capabilities_name_the_services_that_run_and_the_others_answer_404() 
         "--eibi-url",
     );
     assert_eq!(
-        get(a, "/api/v1/bridge").status,
-        501,
-        "not this branch's service"
+        get(a, "/api/v1/bridge").json()["state"],
+        "stopped",
+        "every server has the audio bridge, stopped until started"
     );
     assert_eq!(get(a, "/api/v1/band-plan/layers").status, 200);
     assert_eq!(
@@ -543,7 +543,7 @@ fn the_flags_configure_the_feeds_the_password_file_the_region_and_the_schedule()
     let services: Value = get(a, "/api/v1/info").json()["services"].clone();
     assert_eq!(
         services,
-        json!({"dxSpots": true, "bandPlan": true, "eibi": false, "bridge": false})
+        json!({"dxSpots": true, "bandPlan": true, "eibi": false, "bridge": true})
     );
     assert_eq!(get(a, "/api/v1/band-plan/config").json()["region"], "r3");
     srv.shutdown();
