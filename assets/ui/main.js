@@ -97,7 +97,7 @@ const vfo = new VfoPanel(byId('vfos'), {
   toast: (m) => toast(m, 'bad'),
 });
 const controls = new ControlsView({
-  rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), scope: scope.radioGroup, other: byId('ctl-other'),
+  rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), memory: byId('ctl-memory'), scope: scope.radioGroup, other: byId('ctl-other'),
 }, {
   // the scope's settings belong to the receiver it shows; others to the tuned one
   send: (desc, params) => send(desc.cmd, { ...params, ...commandTarget(desc, (targetEntry() || {}).params, scope.receiver) }),
@@ -215,7 +215,7 @@ function buildViews(catalogue) {
   // operating controls
   app.descs = controlsFromCatalogue(catalogue);
   const used = controls.build(app.descs, caps);
-  for (const g of ['rx', 'vfo', 'cw', 'other']) byId(`card-${g}`).hidden = !used.has(g);
+  for (const g of ['rx', 'vfo', 'cw', 'memory', 'other']) byId(`card-${g}`).hidden = !used.has(g);
   scope.radioGroup.hidden = !used.has('scope');
   txMeters.build(caps);
   feeds.setMeterNames(caps.meterIds);
