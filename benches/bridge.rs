@@ -13,39 +13,21 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use rigweb::app::{Running, Tuning};
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use rigweb::radio::command::Command;
 use support::*;
 
 fn server(device: &str) -> Running {
-    let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get("ic7610").unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
-        auth_token: None,
         tx_timeout: Duration::from_secs(600),
-        max_clients: 64,
-        log_level: log::LevelFilter::Warn,
-        station: Default::default(),
-        rigctld: None,
         bridge: rigweb::bridge::BridgeConfig {
             device: device.into(),
             start: false,
         },
+        ..ServeConfig::loopback_simulator("ic7610")
     };
     let srv = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();
     let t = Instant::now();

@@ -18,33 +18,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rigweb::app::{Running, Tuning};
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use serde_json::{Value, json};
 use support::*;
 use tungstenite::{Message, WebSocket};
 
 fn serve(model: &str) -> Running {
-    let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get(model).expect("profile"),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
-        auth_token: None,
-        tx_timeout: Duration::from_secs(180),
-        max_clients: 64,
         log_level: log::LevelFilter::Error,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator(model)
     };
     let r = rigweb::app::start_with(&cfg, Tuning::default()).expect("server starts");
     let end = Instant::now() + Duration::from_secs(20);

@@ -17,8 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rigweb::app::{Running, Tuning};
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use rigweb::web::context::WebConfig;
 use rigweb::web::tls::TlsSource;
 use rustls::pki_types::pem::PemObject;
@@ -83,27 +82,12 @@ impl Target {
 }
 
 fn serve(tls: bool) -> (Running, Target) {
-    let registry = ProfileRegistry::embedded();
     let data_dir = std::env::temp_dir().join(format!("rigweb-bench-{}", std::process::id()));
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get("ic7610").unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         tls: tls.then_some(TlsSource::Auto { data_dir }),
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
         max_connections_per_client: 128,
-        auth_token: None,
-        tx_timeout: Duration::from_secs(180),
         max_clients: 128,
-        log_level: log::LevelFilter::Warn,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator("ic7610")
     };
     let web = WebConfig {
         rate_window: Duration::ZERO,

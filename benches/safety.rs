@@ -17,8 +17,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
 use rigweb::app::{Running, Tuning};
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use rigweb::radio::command::Command;
 use rigweb::radio::events::RadioEvent;
 use rigweb::radio::state::{StateChange, StateSink};
@@ -26,26 +25,8 @@ use rigweb::sim::faults::FaultConfig;
 use support::*;
 
 fn server() -> Running {
-    let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get("ic7610").unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
-        auth_token: None,
-        tx_timeout: Duration::from_secs(180),
-        max_clients: 64,
-        log_level: log::LevelFilter::Warn,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator("ic7610")
     };
     let r = rigweb::app::start_with(&cfg, Tuning::default()).expect("server starts");
     wait(Duration::from_secs(15), || ready(&r));

@@ -7,14 +7,16 @@
 //!
 //! `cargo bench --bench streams -- [--seconds S] [--runs N] [--only WORD] [--threads]`
 //! (default 10 s per scenario, 1 run; `--only` keeps the parts and fan-out scenarios
-//! whose name contains WORD, e.g. `--only all` for the full load alone; `--threads`
-//! prints the server's CPU per thread group). `RIGWEB_BENCH_BIN=<path>` measures
+//! whose name contains WORD, e.g. `--only all` for the full load alone, `--only station`
+//! for the station load; `--threads` prints the server's CPU and wake-ups per thread
+//! group, and with `--runs` their medians for the station load). `RIGWEB_BENCH_BIN=<path>` measures
 //! another server binary (an older build, for before/after figures).
 //!
 //! CPU and memory: each fan-out scenario starts a fresh server (`rigweb --radio ...`)
 //! and simulated radio (`rigweb sim`) as child processes, so that the server's `VmHWM`
 //! (a lifetime peak) is that scenario's peak; the server's user + system CPU time over
-//! the window (`/proc/<pid>/stat`, per thread `/proc/<pid>/task/*/stat`) and its
+//! the window (the sum of `/proc/<pid>/task/*/schedstat`, in nanoseconds: no thread
+//! starts or ends inside a window), its threads' wake-ups (`voluntary_ctxt_switches`) and its
 //! `VmRSS` (at the end of the window) / `VmHWM` are read; the clients run in this
 //! process and read everything. Latency: the server runs in this process and its own
 //! histogram (`AppCtx::stream_stats`) is read: from the moment the datagram that
@@ -36,8 +38,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use rigweb::app::Tuning;
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use serde_json::json;
 use support::*;
 use tungstenite::{Message, WebSocket};
@@ -186,12 +187,16 @@ struct Load {
 }
 
 struct Figures {
-    cpu_pct: f64,
     rss_kb: u64,
     hwm_kb: u64,
     frames: Vec<(&'static str, u64)>,
-    /// CPU % of one core per thread group, highest first.
-    threads: Vec<(String, f64)>,
+    /// Per thread group, highest CPU first: CPU % of one core, wake-ups per second.
+    threads: Vec<(String, f64, f64)>,
+    /// CPU % of one core: the sum of the threads' (nanosecond clocks; the process's
+    /// own figure in `/proc/<pid>/stat` counts 10 ms ticks).
+    cpu_pct: f64,
+    /// The sum of the threads' wake-ups per second.
+    wakeups: f64,
 }
 
 fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
@@ -241,19 +246,22 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
         .iter()
         .map(|(_, r)| r.frames.load(Ordering::Relaxed))
         .collect();
-    let (cpu0, threads0, t0) = (cpu_time(pid), thread_cpu(pid), Instant::now());
+    let (threads0, t0) = (thread_use(pid), Instant::now());
     std::thread::sleep(Duration::from_secs(secs));
-    let (cpu1, threads1, wall) = (cpu_time(pid), thread_cpu(pid), t0.elapsed());
+    let (threads1, wall) = (thread_use(pid), t0.elapsed());
     let pct = |d: Duration| d.as_secs_f64() / wall.as_secs_f64() * 100.0;
-    let mut threads: Vec<(String, f64)> = threads1
+    let mut threads: Vec<(String, f64, f64)> = threads1
         .into_iter()
         .map(|(name, t1)| {
             let t0 = threads0.get(&name).copied().unwrap_or_default();
-            (name, pct(t1.saturating_sub(t0)))
+            let wakeups = t1.wakeups.saturating_sub(t0.wakeups) as f64 / wall.as_secs_f64();
+            (name, pct(t1.cpu.saturating_sub(t0.cpu)), wakeups)
         })
-        .filter(|(_, p)| *p > 0.0)
+        .filter(|(_, p, w)| *p > 0.0 || *w > 0.0)
         .collect();
     threads.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let cpu_pct = threads.iter().map(|t| t.1).sum();
+    let wakeups = threads.iter().map(|t| t.2).sum();
     let rss_kb = status_kb(pid, "VmRSS");
     let hwm_kb = status_kb(pid, "VmHWM");
     let mut frames: Vec<(&'static str, u64)> = Vec::new();
@@ -269,10 +277,11 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
         let _ = r.thread.join();
     }
     Figures {
-        cpu_pct: pct(cpu1.saturating_sub(cpu0)),
         rss_kb,
         hwm_kb,
         threads,
+        cpu_pct,
+        wakeups,
         frames: frames
             .into_iter()
             .map(|(k, n)| (k, (n as f64 / wall.as_secs_f64()).round() as u64))
@@ -280,7 +289,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
     }
 }
 
-fn print(label: &str, f: &Figures) {
+fn print(label: &str, f: &Figures, threads: bool) {
     let frames: Vec<String> = f.frames.iter().map(|(k, n)| format!("{k} {n}/s")).collect();
     println!(
         "{label:<44} CPU {:>5.2} % of one core   RSS {:>6} kB (this scenario's peak {:>6} kB)   frames: {}",
@@ -293,6 +302,19 @@ fn print(label: &str, f: &Figures) {
             frames.join(", ")
         }
     );
+    if threads {
+        let t: Vec<String> = f
+            .threads
+            .iter()
+            .take(12)
+            .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
+            .collect();
+        println!(
+            "    {:.0} wake-ups/s; per thread group, % of one core (wake-ups/s): {}",
+            f.wakeups,
+            t.join(", ")
+        );
+    }
 }
 
 /// What the benchmark was asked for.
@@ -380,16 +402,7 @@ fn fan_out(o: &Opts) {
             let server = ServerProcess::start(&sim);
             std::thread::sleep(Duration::from_secs(2));
             let f = run(server.addr, &server.pid(), load, o.secs);
-            print(&label, &f);
-            if o.threads {
-                let t: Vec<String> = f
-                    .threads
-                    .iter()
-                    .take(12)
-                    .map(|(n, p)| format!("{n} {p:.2}"))
-                    .collect();
-                println!("    threads (% of one core): {}", t.join(", "));
-            }
+            print(&label, &f, o.threads);
             cpus.push(f.cpu_pct);
         }
         if o.runs > 1 {
@@ -422,51 +435,75 @@ fn fan_out(o: &Opts) {
     }
 }
 
-fn station_load(secs: u64) {
+fn station_load(o: &Opts) {
     println!(
         "== station load (4 scope at 30 fps, 1 control client with a command every 200 ms, 1 Opus listener, meters at 20 fps) =="
     );
-    let sim = SimProcess::start("ic7610", &[]);
-    let server = ServerProcess::start(&sim);
-    std::thread::sleep(Duration::from_secs(2));
-    let f = run(
-        server.addr,
-        &server.pid(),
-        Load {
-            scope: 4,
-            meters: true,
-            opus: 1,
-            commands: true,
-        },
-        secs,
-    );
-    print("station load", &f);
+    let mut runs = Vec::new();
+    for _ in 0..o.runs {
+        let sim = SimProcess::start("ic7610", &[]);
+        let server = ServerProcess::start(&sim);
+        std::thread::sleep(Duration::from_secs(2));
+        let f = run(
+            server.addr,
+            &server.pid(),
+            Load {
+                scope: 4,
+                meters: true,
+                opus: 1,
+                commands: true,
+            },
+            o.secs,
+        );
+        print("station load", &f, o.threads);
+        runs.push(f);
+    }
+    if o.runs > 1 {
+        let cpus: Vec<f64> = runs.iter().map(|f| f.cpu_pct).collect();
+        let wakeups: Vec<f64> = runs.iter().map(|f| f.wakeups).collect();
+        let (m, lo, hi) = spread(&cpus);
+        println!(
+            "    {} runs: median {m:.2} %, range {lo:.2}..{hi:.2} %; wake-ups/s median {:.0}",
+            o.runs,
+            spread(&wakeups).0
+        );
+        if o.threads {
+            let mut names: Vec<&str> = runs
+                .iter()
+                .flat_map(|f| f.threads.iter().map(|t| t.0.as_str()))
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            let mut medians: Vec<(&str, f64, f64)> = names
+                .into_iter()
+                .map(|n| {
+                    let of = |pick: fn(&(String, f64, f64)) -> f64| {
+                        let v: Vec<f64> = runs
+                            .iter()
+                            .map(|f| f.threads.iter().find(|t| t.0 == n).map_or(0.0, pick))
+                            .collect();
+                        spread(&v).0
+                    };
+                    (n, of(|t| t.1), of(|t| t.2))
+                })
+                .collect();
+            medians.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let t: Vec<String> = medians
+                .iter()
+                .take(14)
+                .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
+                .collect();
+            println!("    medians per thread group: {}", t.join(", "));
+        }
+    }
 }
 
 fn latency(secs: u64) {
     println!(
         "== latency (server in this process; datagram at the link's UDP socket -> frame written to the WebSocket) =="
     );
-    let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get("ic7610").unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
-        auth_token: None,
-        tx_timeout: Duration::from_secs(180),
-        max_clients: 64,
-        log_level: log::LevelFilter::Warn,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator("ic7610")
     };
     let running = rigweb::app::start_with(&cfg, Tuning::default()).unwrap();
     let end = Instant::now() + Duration::from_secs(10);
@@ -535,6 +572,6 @@ fn main() {
     }
     fan_out(&o);
     if o.wants("station load") {
-        station_load(o.secs);
+        station_load(&o);
     }
 }

@@ -16,8 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rigweb::app::Tuning;
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use rigweb::web::context::WebConfig;
 use serde_json::{Value, json};
 use support::*;
@@ -193,26 +192,9 @@ fn main() {
     }
     let cmds = arg("--cmds", 5000) as usize;
     let secs = arg("--seconds", 5);
-    let registry = ProfileRegistry::embedded();
     let cfg = ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get("ic7610").unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
-        auth_token: None,
-        tx_timeout: Duration::from_secs(180),
         max_clients: 128,
-        log_level: log::LevelFilter::Warn,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator("ic7610")
     };
     // the rate limit would hold back a benchmark's back-to-back set_freq: switch it off
     let web = WebConfig {

@@ -322,6 +322,7 @@ pub fn sim(cfg: SimCliConfig) -> Result<(), Box<dyn Error>> {
     };
     sc.faults = cfg.faults;
     sc.audio_rate = cfg.audio_rate;
+    sc.audio_speed = cfg.audio_speed;
     sc.cooldown = cfg.cooldown;
     let sim = sim_server::start(sc)?;
     let sig = crate::signals::wait()?;

@@ -211,6 +211,11 @@ pub struct SimArgs {
     #[argh(option)]
     pub audio_rate: Option<u32>,
 
+    /// send each 20 ms block of RX audio N times: N times faster than real time, as a
+    /// faulty sound card behind a radio server may (default 1)
+    #[argh(option, default = "1")]
+    pub audio_speed: u32,
+
     /// datagram loss probability 0..1, both directions (default 0)
     #[argh(option, default = "0.0")]
     pub loss: f64,

@@ -107,6 +107,8 @@ pub struct SimCliConfig {
     pub sweep_rate: f64,
     /// RX audio rate forced whatever the client asks for.
     pub audio_rate: Option<u32>,
+    /// RX audio sent this many times faster than real time (1: real time).
+    pub audio_speed: u32,
     /// Faults.
     pub faults: FaultConfig,
     /// Session hold after an unclean departure.
@@ -191,6 +193,35 @@ fn default_data_dir() -> Result<PathBuf, ConfigError> {
 }
 
 impl ServeConfig {
+    /// A server of the built-in simulated `model` (an embedded profile; panics on another
+    /// name) on 127.0.0.1 with a port the system chooses, the flags' other defaults and
+    /// warnings-only logging: what tests and benchmarks start, changing a field or two.
+    pub fn loopback_simulator(model: &str) -> ServeConfig {
+        let registry = ProfileRegistry::embedded();
+        ServeConfig {
+            radio: RadioTarget::Simulated {
+                profile: registry
+                    .get(model)
+                    .unwrap_or_else(|| panic!("{model} is not an embedded profile")),
+            },
+            profile: None,
+            registry,
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            tls: None,
+            onboarding_listen: None,
+            allowed_origins: Default::default(),
+            max_connections: 1024,
+            max_connections_per_client: 256,
+            auth_token: None,
+            tx_timeout: Duration::from_secs(180),
+            max_clients: 64,
+            log_level: log::LevelFilter::Warn,
+            rigctld: None,
+            bridge: Default::default(),
+            station: Default::default(),
+        }
+    }
+
     /// Validates the serve flags; `password_env` is `RIGWEB_RADIO_PASSWORD`.
     pub fn from_cli(cli: &Cli, password_env: Option<String>) -> Result<ServeConfig, ConfigError> {
         let registry = registry(cli.profile_dir.as_deref())?;
@@ -469,6 +500,12 @@ impl SimCliConfig {
                 "--audio-rate {r}: use 8000, 12000, 16000, 24000 or 48000"
             )));
         }
+        if !(1..=10).contains(&a.audio_speed) {
+            return Err(err(format!(
+                "--audio-speed {}: use 1 (real time) to 10",
+                a.audio_speed
+            )));
+        }
         if !credentials::is_encodable(&a.user) || !credentials::is_encodable(&a.password) {
             return Err(err(
                 "--user and --password: 1 to 16 printable ASCII characters (what the radio protocol carries)",
@@ -482,6 +519,7 @@ impl SimCliConfig {
             seed: a.seed,
             sweep_rate: a.sweep_rate,
             audio_rate: a.audio_rate,
+            audio_speed: a.audio_speed,
             faults: FaultConfig {
                 loss: probability(a.loss, "--loss")?,
                 duplicate: probability(a.duplicate, "--duplicate")?,

@@ -98,6 +98,13 @@ fn sim_flags() {
     assert_eq!(s.boot, Duration::from_millis(2_500));
     let err = sim_config(&["--boot-ms", "600001"]).unwrap_err();
     assert!(err.contains("--boot-ms"), "{err}");
+    // audio faster than real time
+    assert_eq!(s.audio_speed, 1);
+    assert_eq!(sim_config(&["--audio-speed", "3"]).unwrap().audio_speed, 3);
+    for bad in ["0", "11"] {
+        let err = sim_config(&["--audio-speed", bad]).unwrap_err();
+        assert!(err.contains("--audio-speed"), "{err}");
+    }
 }
 
 #[test]

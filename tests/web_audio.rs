@@ -1,6 +1,7 @@
 //! `/api/v1/audio` and the audio-FFT scope over loopback against the built-in simulator:
 //! Opus and PCM16 RX carry the simulator's carrier at its audio frequency (also when the
-//! radio sends 16 kHz after being asked for 48 kHz), TX audio is refused without PTT and
+//! radio sends 16 kHz after being asked for 48 kHz), RX audio sent three times faster
+//! than real time reaches the client at real time, TX audio is refused without PTT and
 //! reaches the radio (MOD input switched to LAN and restored) with it, and the IC-7100's
 //! audio-FFT scope shows the carrier at its pixel.
 
@@ -143,6 +144,65 @@ fn sixteen_khz_from_the_radio_is_detected_and_resampled() {
         (hz - 1_000.0).abs() < 30.0,
         "the carrier at {hz} Hz (3 kHz would be the chipmunk)"
     );
+    srv.shutdown();
+}
+
+both_ways!(audio_three_times_faster_than_real_time_is_held_to_real_time);
+fn audio_three_times_faster_than_real_time_is_held_to_real_time() {
+    // a faulty sound card behind a radio server: 150 blocks of 20 ms a second
+    let tuning = Tuning {
+        sim: Some(|c| c.audio_speed = 3),
+        ..Tuning::default()
+    };
+    let srv = start_server(serve_config("ic7610", None), tuning);
+    let a = srv.addr();
+    let mut ctl = Ws::control(a);
+    tune_to_carrier(&mut ctl);
+    let mut w = Ws::connect(a, "/api/v1/audio", &[]).unwrap();
+    audio_start(
+        &mut w,
+        json!({"type": "audio_start", "direction": "rx", "codec": "pcm16", "channels": 1}),
+    );
+    w.binaries_for(Duration::from_millis(1_000));
+    let packets = || srv.sim.as_ref().unwrap().stats().audio_packets_out;
+    let (p0, t0) = (packets(), Instant::now());
+    let frames = w.binaries_for(Duration::from_secs(3));
+    let secs = t0.elapsed().as_secs_f64();
+    // 48 kHz stereo PCM16: three packets a block (a starved simulator sends fewer)
+    let sent = (packets() - p0) as f64 / 3.0;
+    let fps = frames.len() as f64 / secs;
+    assert!(
+        sent / secs > 100.0 && fps <= 60.0,
+        "{fps} frames/s of the {} blocks/s the radio sent: real time is 50",
+        sent / secs
+    );
+    let real_time = sent.min(50.0 * secs);
+    assert!(
+        frames.len() as f64 >= 0.8 * real_time,
+        "{} frames passed of {real_time} that real time allows",
+        frames.len()
+    );
+    let seqs: Vec<u16> = frames
+        .iter()
+        .map(|f| u16::from_le_bytes([f[2], f[3]]))
+        .collect();
+    assert!(seqs.windows(2).all(|x| x[1] == x[0].wrapping_add(1)));
+    let dropped = srv.app.radio.dsp_stats().too_early_blocks;
+    assert!(
+        dropped > 150,
+        "blocks ahead of real time are counted: {dropped}"
+    );
+    // whole 20 ms blocks are dropped: what passes is still the carrier at its pitch
+    let mut mono = Vec::new();
+    for f in &frames {
+        mono.extend(
+            f[8..]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]])),
+        );
+    }
+    let hz = peak_hz(&mono);
+    assert!((hz - 1_000.0).abs() < 30.0, "the carrier at {hz} Hz");
     srv.shutdown();
 }
 

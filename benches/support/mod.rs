@@ -137,10 +137,27 @@ pub fn arg_str(name: &str) -> Option<String> {
         .cloned()
 }
 
-/// CPU time of each thread of process `pid` (`/proc/<pid>/task/*/schedstat`), by
-/// thread name with its trailing `-<number>` dropped (`ws-scope-12` counts as
-/// `ws-scope`).
+/// CPU time of each thread group of process `pid` (see [`thread_use`]).
 pub fn thread_cpu(pid: &str) -> std::collections::BTreeMap<String, Duration> {
+    thread_use(pid)
+        .into_iter()
+        .map(|(name, used)| (name, used.cpu))
+        .collect()
+}
+
+/// What one thread group (see [`thread_use`]) has used so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ThreadUse {
+    /// Time on a CPU.
+    pub cpu: Duration,
+    /// Times its threads went to sleep (voluntary context switches): wake-ups.
+    pub wakeups: u64,
+}
+
+/// CPU time (`/proc/<pid>/task/*/schedstat`) and wake-ups (`voluntary_ctxt_switches`
+/// of `/proc/<pid>/task/*/status`) of each thread of process `pid`, by thread name with
+/// its trailing `-<number>` dropped (`ws-scope-12` counts as `ws-scope`).
+pub fn thread_use(pid: &str) -> std::collections::BTreeMap<String, ThreadUse> {
     let mut out = std::collections::BTreeMap::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return out;
@@ -160,7 +177,17 @@ pub fn thread_cpu(pid: &str) -> std::collections::BTreeMap<String, Duration> {
             .ok()
             .and_then(|x| x.split_whitespace().next()?.parse().ok())
             .unwrap_or(0);
-        *out.entry(group.to_string()).or_insert(Duration::ZERO) += Duration::from_nanos(ns);
+        let wakeups: u64 = std::fs::read_to_string(format!("/proc/{path}/status"))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+                    .and_then(|v| v.trim().parse().ok())
+            })
+            .unwrap_or(0);
+        let e: &mut ThreadUse = out.entry(group.to_string()).or_default();
+        e.cpu += Duration::from_nanos(ns);
+        e.wakeups += wakeups;
     }
     out
 }

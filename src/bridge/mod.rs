@@ -3,7 +3,7 @@
 //! use the radio as a sound card (by default the snd-aloop loopback `hw:Loopback,0`;
 //! the programs then open `hw:Loopback,1`).
 //!
-//! * RX ([`rx`]): one subscription of the DSP thread's 48 kHz mono PCM stream (the one
+//! * RX ([`rx`]): one subscription of the RX audio DSP's 48 kHz mono PCM stream (the one
 //!   web clients get) into the playback device, at most [`pacing::MAX_QUEUE`] queued.
 //! * TX ([`tx`]): the capture device, no faster than real time, to the radio through its
 //!   TX audio gate, only while the radio transmits. The bridge never keys PTT.

@@ -1,4 +1,4 @@
-//! The RX thread: the radio's audio as the DSP thread makes it for web clients (48 kHz
+//! The RX thread: the radio's audio as the RX audio DSP makes it for web clients (48 kHz
 //! mono PCM16, 20 ms frames, one subscription of `Radio::rx_audio`) into the playback
 //! device. A frame that finds the device's queue full, or the thread behind, is dropped
 //! and counted (`rx_drops`): the added latency stays bounded, it never grows.

@@ -69,14 +69,26 @@ impl RateDetector {
     /// The rate to use now: the detected one; before a decision the block-size
     /// candidate once it has its quorum (100 ms of audio), else the requested one.
     pub fn rate(&self) -> u32 {
-        self.detected
-            .or_else(|| self.block_candidate())
-            .unwrap_or(self.requested)
+        self.settled().unwrap_or(self.requested)
     }
 
     /// The detected rate, once there is one.
     pub fn detected(&self) -> Option<u32> {
         self.detected
+    }
+
+    /// The rate once there is evidence for one (the detected rate, or the block-size
+    /// candidate with its quorum), `None` while only the request speaks for it.
+    pub fn settled(&self) -> Option<u32> {
+        self.detected.or_else(|| self.block_candidate())
+    }
+
+    /// Frames per second arriving, measured over the last [`WINDOW`] (loss lowers it),
+    /// once the measurement spans at least [`CADENCE_MIN`].
+    pub fn cadence_hz(&self) -> Option<f64> {
+        self.cadence()
+            .filter(|(_, span)| *span >= CADENCE_MIN)
+            .map(|(hz, _)| hz)
     }
 
     /// Forgets everything measured (the stream restarted).
@@ -246,6 +258,26 @@ mod tests {
             }
         }
         assert_eq!(changes, vec![12_000]);
+    }
+
+    #[test]
+    fn three_times_real_time_keeps_the_block_rate_and_shows_in_the_cadence() {
+        // 48 kHz blocks, 150 a second (a sound card running three times too fast)
+        let mut d = RateDetector::new(48_000, 4, 1364);
+        let t0 = Instant::now();
+        for b in 0..300u64 {
+            for n in [1364, 1364, 1112] {
+                d.push(n, t0 + Duration::from_micros(b * 20_000 / 3));
+            }
+        }
+        assert_eq!(
+            d.settled(),
+            Some(48_000),
+            "the block size speaks for 48 kHz"
+        );
+        assert_eq!(d.detected(), None, "the cadence does not confirm it");
+        let ratio = d.cadence_hz().unwrap() / 48_000.0;
+        assert!((ratio - 3.0).abs() < 0.1, "{ratio}");
     }
 
     #[test]

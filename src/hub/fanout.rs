@@ -42,8 +42,12 @@ impl<T> Subscriber<T> for Discard {
     fn offer(&self, _item: &Arc<T>) {}
 }
 
+/// The subscribers, copied on write: a publish takes the current list (one reference
+/// count) and hands out without holding the lock or allocating.
+type SubList<T> = Arc<Vec<(u64, Arc<dyn Subscriber<T>>)>>;
+
 struct Subs<T> {
-    list: Vec<(u64, Arc<dyn Subscriber<T>>)>,
+    list: SubList<T>,
     next: u64,
 }
 
@@ -69,7 +73,7 @@ impl<T: Send + Sync + 'static> Default for Fanout<T> {
     fn default() -> Self {
         Fanout {
             subs: Mutex::new(Subs {
-                list: Vec::new(),
+                list: Arc::new(Vec::new()),
                 next: 1,
             }),
             observers: Mutex::new(Vec::new()),
@@ -100,7 +104,9 @@ impl<T: Send + Sync + 'static> Fanout<T> {
             let mut s = self.subs.lock();
             let id = s.next;
             s.next += 1;
-            s.list.push((id, sub));
+            let mut list = Vec::clone(&s.list);
+            list.push((id, sub));
+            s.list = Arc::new(list);
             (id, s.list.len())
         };
         self.notify(n);
@@ -113,7 +119,9 @@ impl<T: Send + Sync + 'static> Fanout<T> {
     fn unsubscribe(&self, id: u64) {
         let n = {
             let mut s = self.subs.lock();
-            s.list.retain(|(i, _)| *i != id);
+            let mut list = Vec::clone(&s.list);
+            list.retain(|(i, _)| *i != id);
+            s.list = Arc::new(list);
             s.list.len()
         };
         self.notify(n);
@@ -137,14 +145,8 @@ impl<T: Send + Sync + 'static> Fanout<T> {
 
     /// Hands an already shared `item` to every subscriber.
     pub fn publish_shared(&self, item: &Arc<T>) {
-        let list: Vec<_> = self
-            .subs
-            .lock()
-            .list
-            .iter()
-            .map(|(_, q)| q.clone())
-            .collect();
-        for q in list {
+        let list = self.subs.lock().list.clone();
+        for (_, q) in list.iter() {
             q.offer(item);
         }
     }

@@ -18,7 +18,7 @@ use super::link_state::{CtlCmd, LinkShared};
 use super::supervisor::Supervisor;
 use crate::net::waker::{self, Waker};
 
-pub use super::link_state::{LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus};
+pub use super::link_state::{LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink};
 
 /// Handle to a running link.
 pub struct RadioLink {

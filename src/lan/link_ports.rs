@@ -312,13 +312,13 @@ impl PortRole for CivRole {
     }
 }
 
-/// Sends scope sweeps (`27 00`) to the scope sink (stamped with `now`, when their
-/// datagram arrived) and everything else to the CI-V sink. A full scope sink drops the
-/// sweep (latest data matters); a full CI-V sink is logged.
+/// Hands scope sweeps (`27 00`) to the scope sink (stamped with `now`, when their
+/// datagram arrived) and sends everything else to the CI-V sink, whose fullness is
+/// logged.
 fn route(frames: Vec<Frame>, sinks: &LinkSinks, now: Instant) {
     for f in frames {
         if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
-            let _ = sinks.scope.try_send((f, now));
+            sinks.scope.deliver((f, now));
         } else if let Err(TrySendError::Full(f)) = sinks.civ.try_send(f) {
             log::warn!("link: CI-V consumer is behind; frame {:02X} dropped", f.cmd);
         }
@@ -418,7 +418,7 @@ impl PortRole for AudioRole {
             }
         }
         if !blocks.is_empty() {
-            let _ = self.sinks.audio.try_send(blocks);
+            self.sinks.audio.deliver(blocks);
         }
     }
 

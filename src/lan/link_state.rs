@@ -3,6 +3,7 @@
 //! and the state the threads share.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -145,17 +146,23 @@ pub struct LinkStatus {
     pub malformed: u64,
 }
 
+/// Takes a stream the radio sends, on the port thread that received it (no hand-over
+/// to another thread, no wake-up per item). It must never block; what it does costs
+/// the port thread its time (bounded: the web streams encode and write there).
+pub trait Sink<T>: Send + Sync {
+    /// One item.
+    fn deliver(&self, item: T);
+}
+
 /// Where the link delivers what the radio sends.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct LinkSinks {
     /// CI-V frames other than scope sweeps (replies, transceive).
     pub civ: Sender<Frame>,
     /// Scope sweep frames (`27 00`), with when their datagram arrived at the socket.
-    pub scope: Sender<(Frame, Instant)>,
-    /// RX audio blocks, those of one wake-up of the audio thread together (a radio
-    /// block of 20 ms comes in two or three datagrams at once: one hand-over, one
-    /// wake-up of the consumer).
-    pub audio: Sender<Vec<AudioBlock>>,
+    pub scope: Arc<dyn Sink<(Frame, Instant)>>,
+    /// RX audio, one radio block (20 ms, two or three datagrams) at a time.
+    pub audio: Arc<dyn Sink<Vec<AudioBlock>>>,
     /// Link events.
     pub events: Sender<LinkEvent>,
 }

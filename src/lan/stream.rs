@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 use super::rx_window::{Accepted, RxCounters, RxWindow};
 use crate::wire::lan::{ControlRepr, Packet, PingRepr, RetransmitRepr, Tracked, ptype};
 
+/// How late a client's pings and idles may go out ([`StreamConfig::keepalive_slack`]).
+const CLIENT_KEEPALIVE_SLACK: Duration = Duration::from_millis(50);
+
 /// Transport parameters of one stream.
 #[derive(Debug, Clone)]
 pub struct StreamConfig {
@@ -34,10 +37,16 @@ pub struct StreamConfig {
     pub ordered: bool,
     /// Stop answering requests for a packet after it was resent this often (`None`: always).
     pub max_resends_per_packet: Option<u8>,
+    /// Pings and idles may go out this much after they are due, so that they ride on a
+    /// wake-up the thread has anyway (audio every 20 ms, sweeps, the peer's own pings)
+    /// instead of costing one of their own: [`Stream::poll`] sends them once due,
+    /// [`Stream::poll_timeout`] asks to be woken for them only this much later.
+    pub keepalive_slack: Duration,
 }
 
 impl StreamConfig {
-    /// Client defaults: 500 ms pings, 100 ms idles and retransmit rounds, 5 requests per seq.
+    /// Client defaults: 500 ms pings, 100 ms idles and retransmit rounds, 5 requests per
+    /// seq, keep-alives up to 50 ms late.
     pub fn client(ordered: bool) -> StreamConfig {
         StreamConfig {
             ping_interval: Duration::from_millis(500),
@@ -49,6 +58,7 @@ impl StreamConfig {
             tx_buffer_len: 500,
             ordered,
             max_resends_per_packet: None,
+            keepalive_slack: CLIENT_KEEPALIVE_SLACK,
         }
     }
 
@@ -59,6 +69,7 @@ impl StreamConfig {
             ping_interval: Duration::from_millis(ping_ms),
             idle_interval: idles.then(|| Duration::from_millis(100)),
             max_resends_per_packet: Some(5),
+            keepalive_slack: Duration::ZERO,
             ..StreamConfig::client(ordered)
         }
     }
@@ -362,12 +373,14 @@ impl Stream {
         }
     }
 
-    /// The next instant [`Stream::poll`] has work (a stream always has its ping timer).
+    /// The instant [`Stream::poll`] must run by (a stream always has its ping timer):
+    /// retransmit requests when due, keep-alives [`StreamConfig::keepalive_slack`] after.
     pub fn poll_timeout(&self) -> Option<Instant> {
         let mut t = self.next_ping;
         if let Some(idle) = self.cfg.idle_interval {
             t = t.min(self.last_tracked_send + idle);
         }
+        t += self.cfg.keepalive_slack;
         if self.rx.has_missing() {
             t = t.min(self.next_retransmit);
         }
@@ -410,5 +423,43 @@ impl TxBuffer {
     fn get_mut(&mut self, seq: u16) -> Option<&mut (Vec<u8>, u8)> {
         let i = seq.wrapping_sub(self.first_seq) as usize;
         self.packets.get_mut(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn idles(out: &[Vec<u8>]) -> usize {
+        // a tracked idle is a bare 16-byte header of type DATA
+        out.iter()
+            .filter(|d| d.len() == 0x10 && u16::from_le_bytes([d[4], d[5]]) == ptype::DATA)
+            .count()
+    }
+
+    #[test]
+    fn keepalives_ride_on_other_wake_ups_up_to_the_slack() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut s = Stream::new(StreamConfig::client(true), 1, 2, 1, t0);
+        let (mut out, mut deliver) = (Vec::new(), Vec::new());
+        s.poll(t0, &mut out, &mut deliver);
+        out.clear();
+        // the idle is due at 100 ms; the thread need not wake for it before 150 ms
+        assert_eq!(s.poll_timeout(), Some(ms(150)));
+        s.poll(ms(99), &mut out, &mut deliver);
+        assert_eq!(idles(&out), 0, "not due yet");
+        // a wake-up for something else after it is due sends it
+        s.poll(ms(120), &mut out, &mut deliver);
+        assert_eq!(idles(&out), 1);
+        assert_eq!(s.poll_timeout(), Some(ms(270)));
+        // a retransmit request is never late
+        let mut late = Vec::new();
+        s.track(1, None, ms(125), &mut late);
+        s.track(5, None, ms(130), &mut late);
+        assert_eq!(s.poll_timeout(), Some(ms(150)), "reorder grace, no slack");
+        // the radio's side keeps its timers exact
+        let r = Stream::new(StreamConfig::radio(100, true, true), 2, 1, 1, t0);
+        assert_eq!(r.poll_timeout(), Some(t0));
     }
 }

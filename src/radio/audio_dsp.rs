@@ -1,8 +1,10 @@
-//! The audio DSP thread: turns the radio's decoded RX audio into what web clients
-//! receive. It listens to the RX audio only while somebody needs it (an RX stream has a
-//! listener, or the audio-FFT scope a viewer); then, per radio block:
+//! The DSP stage of RX audio (driven by [`super::audio_rx`], on the link's audio
+//! thread): turns the radio's decoded blocks into what web clients receive. While
+//! somebody needs it (an RX stream has a listener, or the audio-FFT scope a viewer),
+//! per radio block:
 //!
-//! 1. resample to 48 kHz (the rate detected by the audio pump; rebuilt when it changes),
+//! 1. resample to 48 kHz (the detected rate; rebuilt when it changes; nothing to do
+//!    when the radio sends 48 kHz),
 //! 2. cut into 20 ms frames,
 //! 3. per web stream that has listeners — (Opus | PCM16) × (mono | stereo) — convert the
 //!    channels (mono of a stereo radio is MAIN, stereo of a mono radio repeats it),
@@ -15,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Sender;
 use parking_lot::RwLock;
 
 use super::audio_pump::PcmBlock;
@@ -26,7 +28,7 @@ use crate::dsp::opus_codec::OpusEncoder;
 use crate::dsp::reframe::Reframer;
 use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
-use crate::hub::{Fanout, Subscription};
+use crate::hub::Fanout;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 
@@ -70,7 +72,8 @@ impl AudioOut {
     }
 }
 
-/// What the thread has done so far (it does nothing while nobody listens or watches).
+/// What the RX audio DSP has done so far (it does nothing while nobody listens or
+/// watches).
 #[derive(Debug, Default)]
 pub struct DspCounters {
     blocks: AtomicU64,
@@ -78,6 +81,7 @@ pub struct DspCounters {
     pcm_frames: AtomicU64,
     fft_sweeps: AtomicU64,
     encoders: AtomicU64,
+    too_early_blocks: AtomicU64,
 }
 
 /// A copy of [`DspCounters`].
@@ -93,6 +97,9 @@ pub struct DspStats {
     pub fft_sweeps: u64,
     /// Opus encoders alive now.
     pub encoders: u64,
+    /// Radio blocks dropped because they came ahead of real time (a radio sending
+    /// faster than its sample rate; `dsp/realtime.rs`).
+    pub too_early_blocks: u64,
 }
 
 impl DspCounters {
@@ -105,11 +112,17 @@ impl DspCounters {
             pcm_frames: get(&self.pcm_frames),
             fft_sweeps: get(&self.fft_sweeps),
             encoders: get(&self.encoders),
+            too_early_blocks: get(&self.too_early_blocks),
         }
     }
 
     fn add(a: &AtomicU64, n: u64) {
         a.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Adds `n` radio blocks dropped ahead of real time.
+    pub(super) fn add_too_early(&self, n: u64) {
+        DspCounters::add(&self.too_early_blocks, n);
     }
 }
 
@@ -153,15 +166,13 @@ impl RxStreams {
         stream_index(codec, channels).map(|i| &self.fanouts[i])
     }
 
-    fn listened(&self) -> bool {
+    pub(super) fn listened(&self) -> bool {
         self.fanouts.iter().any(|f| f.count() > 0)
     }
 }
 
-/// What the thread works with.
-pub struct DspInputs {
-    /// The radio's decoded RX audio.
-    pub pcm: Arc<Fanout<PcmBlock>>,
+/// Where the DSP's output goes, and what it reads.
+pub struct DspOutputs {
     /// The web RX streams.
     pub streams: Arc<RxStreams>,
     /// The scope fan-out (audio-FFT frames go there).
@@ -170,17 +181,9 @@ pub struct DspInputs {
     pub profile: Arc<RwLock<Arc<Profile>>>,
     /// The state (dial, mode; scope edges are kept current).
     pub store: Arc<StateStore>,
-    /// Listener counts changed.
-    pub changed: Receiver<()>,
-    /// Closed when the radio shuts down.
-    pub stop: Receiver<()>,
-    /// What the thread does, counted.
+    /// What the DSP does, counted.
     pub counters: Arc<DspCounters>,
 }
-
-/// Hand-overs of the audio pump (a radio block of 20 ms each, usually) the thread may
-/// fall behind by before it drops some (about a second).
-const BACKLOG: usize = 64;
 
 struct Pipeline {
     rate: u32,
@@ -190,78 +193,65 @@ struct Pipeline {
     resampled: Vec<i16>,
 }
 
-struct Dsp {
-    inputs: DspInputs,
+/// See the module docs.
+pub(super) struct Dsp {
+    out: DspOutputs,
     pipeline: Option<Pipeline>,
     encoders: [Option<OpusEncoder>; 2],
     fft: AudioFft,
     fft_seq: u16,
     sweeps: Vec<Vec<f32>>,
     last_edges: Option<(u64, u64)>,
-}
-
-/// Runs the thread until `stop` closes.
-pub fn run(inputs: DspInputs) {
-    let mut dsp = Dsp {
-        inputs,
-        pipeline: None,
-        encoders: [None, None],
-        fft: AudioFft::new(),
-        fft_seq: 0,
-        sweeps: Vec::new(),
-        last_edges: None,
-    };
-    let mut source: Option<(Subscription<PcmBlock>, Receiver<Arc<PcmBlock>>)> = None;
-    loop {
-        let wanted = dsp.inputs.streams.listened() || dsp.fft_wanted();
-        if wanted != source.is_some() {
-            source = wanted.then(|| {
-                let (tx, rx) = crossbeam_channel::bounded(BACKLOG);
-                (dsp.inputs.pcm.subscribe_with(Arc::new(tx)), rx)
-            });
-            dsp.restart();
-        }
-        for (i, enc) in dsp.encoders.iter_mut().enumerate() {
-            let n = dsp.inputs.streams.fanouts[i].count();
-            if n == 0 {
-                *enc = None;
-            }
-        }
-        let live = dsp.encoders.iter().filter(|e| e.is_some()).count() as u64;
-        dsp.inputs.counters.encoders.store(live, Ordering::Relaxed);
-        let never = crossbeam_channel::never();
-        let pcm = source.as_ref().map_or(&never, |(_, rx)| rx);
-        crossbeam_channel::select! {
-            recv(pcm) -> b => {
-                if let Ok(b) = b {
-                    dsp.block(&b);
-                }
-            }
-            recv(dsp.inputs.changed) -> c => {
-                if c.is_err() {
-                    return;
-                }
-                while dsp.inputs.changed.try_recv().is_ok() {}
-            }
-            recv(dsp.inputs.stop) -> _ => return,
-        }
-    }
+    /// MAIN of a stereo frame, or a mono frame on both channels.
+    converted: Vec<i16>,
 }
 
 impl Dsp {
+    /// A DSP with nothing under way.
+    pub(super) fn new(out: DspOutputs) -> Dsp {
+        Dsp {
+            out,
+            pipeline: None,
+            encoders: [None, None],
+            fft: AudioFft::new(),
+            fft_seq: 0,
+            sweeps: Vec::new(),
+            last_edges: None,
+            converted: Vec::new(),
+        }
+    }
+
+    /// True while somebody needs the DSP: a web RX stream has a listener, or the
+    /// audio-FFT scope a viewer.
+    pub(super) fn wanted(&self) -> bool {
+        self.out.streams.listened() || self.fft_wanted()
+    }
+
     fn fft_wanted(&self) -> bool {
-        self.inputs.profile.read().scope.source == ScopeSourceKind::AudioFft
-            && self.inputs.scope.count() > 0
+        self.out.profile.read().scope.source == ScopeSourceKind::AudioFft
+            && self.out.scope.count() > 0
+    }
+
+    /// Drops the Opus encoders of streams nobody listens to any more.
+    pub(super) fn drop_idle_encoders(&mut self) {
+        for (i, enc) in self.encoders.iter_mut().enumerate() {
+            if self.out.streams.fanouts[i].count() == 0 {
+                *enc = None;
+            }
+        }
+        let live = self.encoders.iter().filter(|e| e.is_some()).count() as u64;
+        self.out.counters.encoders.store(live, Ordering::Relaxed);
     }
 
     /// Starts the stream over (after a pause or a format change).
-    fn restart(&mut self) {
+    pub(super) fn restart(&mut self) {
         self.pipeline = None;
         self.fft.reset();
         self.last_edges = None;
     }
 
-    fn block(&mut self, b: &PcmBlock) {
+    /// One decoded radio block.
+    pub(super) fn block(&mut self, b: &PcmBlock) {
         let fits = self
             .pipeline
             .as_ref()
@@ -288,39 +278,53 @@ impl Dsp {
         let Some(mut p) = self.pipeline.take() else {
             return;
         };
-        DspCounters::add(&self.inputs.counters.blocks, 1);
-        p.resampled.clear();
-        p.resampler.process(&b.samples, &mut p.resampled);
+        DspCounters::add(&self.out.counters.blocks, 1);
         let channels = p.channels;
         let fft = self.fft_wanted();
-        let resampled = std::mem::take(&mut p.resampled);
+        let mut resampled = std::mem::take(&mut p.resampled);
+        let at48k: &[i16] = if p.resampler.is_identity() {
+            // whole frames only, as the resampler would take them
+            let ch = usize::from(channels);
+            &b.samples[..b.samples.len() / ch * ch]
+        } else {
+            resampled.clear();
+            p.resampler.process(&b.samples, &mut resampled);
+            &resampled
+        };
         p.reframer
-            .push(&resampled, |frame| self.frame(frame, channels, fft, b.at));
+            .push(at48k, |frame| self.frame(frame, channels, fft, b.at));
         p.resampled = resampled;
         self.pipeline = Some(p);
     }
 
     /// One 20 ms frame at 48 kHz.
     fn frame(&mut self, frame: &[i16], channels: u8, fft: bool, at: Instant) {
-        let mut mono: Option<Vec<i16>> = None;
+        let mut converted = std::mem::take(&mut self.converted);
         for (i, (codec, out_ch)) in STREAMS.into_iter().enumerate() {
-            if self.inputs.streams.fanouts[i].count() == 0 {
+            if self.out.streams.fanouts[i].count() == 0 {
                 continue;
             }
-            let converted;
             let pcm: &[i16] = if out_ch == channels {
                 frame
-            } else if out_ch == 1 {
-                mono.get_or_insert_with(|| frame.iter().step_by(2).copied().collect())
             } else {
-                converted = frame.iter().flat_map(|&s| [s, s]).collect::<Vec<i16>>();
+                // the other channel count: MAIN of stereo, or mono on both channels
+                converted.clear();
+                if out_ch == 1 {
+                    converted.extend(frame.iter().step_by(2));
+                } else {
+                    converted.extend(frame.iter().flat_map(|&s| [s, s]));
+                }
                 &converted
             };
-            let counters = &self.inputs.counters;
+            let counters = &self.out.counters;
             let payload = match codec {
                 AudioCodec::Pcm16 => {
                     DspCounters::add(&counters.pcm_frames, 1);
-                    pcm.iter().flat_map(|s| s.to_le_bytes()).collect()
+                    let mut bytes = Vec::with_capacity(pcm.len() * 2);
+                    for s in pcm {
+                        bytes.extend_from_slice(&s.to_le_bytes());
+                    }
+                    bytes
                 }
                 AudioCodec::Opus => {
                     let slot = &mut self.encoders[usize::from(out_ch - 1)];
@@ -347,7 +351,7 @@ impl Dsp {
                     }
                 }
             };
-            self.inputs.streams.fanouts[i].publish(AudioOut {
+            self.out.streams.fanouts[i].publish(AudioOut {
                 codec,
                 channels: out_ch,
                 payload,
@@ -355,30 +359,29 @@ impl Dsp {
             });
         }
         if fft {
-            let main: Vec<i16> = if channels == 1 {
-                frame.to_vec()
-            } else {
+            let main: &[i16] = if channels == 1 {
                 frame
-                    .iter()
-                    .step_by(usize::from(channels))
-                    .copied()
-                    .collect()
+            } else {
+                converted.clear();
+                converted.extend(frame.iter().step_by(usize::from(channels)));
+                &converted
             };
             self.sweeps.clear();
-            self.fft.push(&main, &mut self.sweeps);
-            DspCounters::add(&self.inputs.counters.fft_sweeps, self.sweeps.len() as u64);
+            self.fft.push(main, &mut self.sweeps);
+            DspCounters::add(&self.out.counters.fft_sweeps, self.sweeps.len() as u64);
             let sweeps = std::mem::take(&mut self.sweeps);
             for s in &sweeps {
                 self.publish_sweep(s, at);
             }
             self.sweeps = sweeps;
         }
+        self.converted = converted;
     }
 
     fn publish_sweep(&mut self, spectrum: &[f32], at: Instant) {
-        let span = self.inputs.profile.read().scope.default_span_hz;
+        let span = self.out.profile.read().scope.default_span_hz;
         let (dial, mode) = self
-            .inputs
+            .out
             .store
             .read(|c| (c.radio.main.freq_hz, c.radio.main.mode));
         // the edges follow the dial and the mode: nothing to show until both are known
@@ -393,7 +396,7 @@ impl Dsp {
         let (start, end) = layout.edges();
         if self.last_edges != Some((start, end)) {
             self.last_edges = Some((start, end));
-            self.inputs.store.modify(|c| {
+            self.out.store.modify(|c| {
                 let s = &mut c.radio.scope;
                 s.settings.mode = Some(0);
                 s.start_freq = start;
@@ -412,7 +415,7 @@ impl Dsp {
         };
         self.fft_seq = self.fft_seq.wrapping_add(1);
         let bytes = frame.emit();
-        self.inputs.scope.publish(ScopeOut { frame, bytes, at });
+        self.out.scope.publish(ScopeOut { frame, bytes, at });
     }
 }
 

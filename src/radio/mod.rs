@@ -6,6 +6,7 @@ pub mod apply;
 pub mod audio;
 pub mod audio_dsp;
 pub mod audio_pump;
+pub mod audio_rx;
 pub mod command;
 pub mod dispatch;
 pub mod engine;

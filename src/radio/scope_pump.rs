@@ -1,19 +1,23 @@
-//! The scope pump: assembles `27 00` frames into sweeps, rescales them to the web's
-//! 0..160, numbers them per receiver, encodes the binary scope frame once and hands it
-//! to every subscriber. It keeps the state's scope edges current and asks the radio for
-//! wave data only while somebody listens (off again 2 s after the last one leaves).
+//! The scope stream. [`SweepPublisher`] is the link's scope sink: on the link's CI-V
+//! thread, as the datagrams arrive (no hand-over to another thread, no wake-up per
+//! sweep), it assembles `27 00` frames into sweeps, rescales them to the web's 0..160,
+//! numbers them per receiver, encodes the binary scope frame once, keeps the state's
+//! scope edges current and hands the frame to every subscriber. The `scope-output`
+//! thread ([`run`]) asks the radio for wave data only while somebody listens (off again
+//! 2 s after the last one leaves).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 
 use super::command::Command;
 use super::dispatch::SharedQueue;
 use super::scope::{ScopeAssembler, to_web_scale};
 use super::state::StateStore;
 use crate::hub::Fanout;
+use crate::lan::link::Sink;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::wire::civ::Frame;
 use crate::wire::web::ScopeFrame;
@@ -34,73 +38,119 @@ pub struct ScopeOut {
 /// How long the radio keeps sending after the last subscriber left.
 const OFF_GRACE: Duration = Duration::from_secs(2);
 
-/// Runs the pump until `frames` closes.
-pub fn run(
-    frames: Receiver<(Frame, Instant)>,
+/// What a sweep's metadata was, per the last one that moved the state's scope edges.
+type SweepMeta = (u8, u8, u64, u64, bool);
+
+/// Sweeps in assembly and the numbering of the published ones.
+#[derive(Default)]
+struct Assembly {
+    asm: ScopeAssembler,
+    seq: [u16; 2],
+    last_meta: Option<SweepMeta>,
+}
+
+/// See the module docs.
+pub struct SweepPublisher {
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
     fanout: Arc<Fanout<ScopeOut>>,
+    assembly: Mutex<Assembly>,
+}
+
+impl SweepPublisher {
+    /// A publisher into `fanout`, rescaling by the current `profile`, keeping the scope
+    /// edges of `store` current.
+    pub fn new(
+        profile: Arc<RwLock<Arc<Profile>>>,
+        store: Arc<StateStore>,
+        fanout: Arc<Fanout<ScopeOut>>,
+    ) -> SweepPublisher {
+        SweepPublisher {
+            profile,
+            store,
+            fanout,
+            assembly: Mutex::new(Assembly::default()),
+        }
+    }
+}
+
+impl Sink<(Frame, Instant)> for SweepPublisher {
+    /// One `27 00` frame, with when its datagram arrived.
+    fn deliver(&self, (f, now): (Frame, Instant)) {
+        let mut a = self.assembly.lock();
+        let sweep = match a.asm.push(&f, now) {
+            Ok(Some(sweep)) => sweep,
+            Ok(None) => return,
+            Err(e) => {
+                log::debug!("scope: frame rejected: {e}");
+                return;
+            }
+        };
+        let amp_max = self.profile.read().scope.amp_max;
+        let r = usize::from(sweep.receiver);
+        let frame = ScopeFrame {
+            receiver: sweep.receiver,
+            mode: sweep.mode,
+            start_freq: sweep.start_hz.min(u64::from(u32::MAX)) as u32,
+            end_freq: sweep.end_hz.min(u64::from(u32::MAX)) as u32,
+            sequence: a.seq[r],
+            out_of_range: sweep.out_of_range,
+            pixels: to_web_scale(&sweep.pixels, amp_max),
+        };
+        a.seq[r] = a.seq[r].wrapping_add(1);
+        let meta = (
+            sweep.receiver,
+            sweep.mode,
+            sweep.start_hz,
+            sweep.end_hz,
+            sweep.out_of_range,
+        );
+        if a.last_meta != Some(meta)
+            && self.store.read(|c| c.radio.scope.receiver) == sweep.receiver
+        {
+            a.last_meta = Some(meta);
+            self.store.modify(|c| {
+                let s = &mut c.radio.scope;
+                s.settings.mode = Some(sweep.mode);
+                s.start_freq = sweep.start_hz;
+                s.end_freq = sweep.end_hz;
+                s.out_of_range = sweep.out_of_range;
+            });
+        }
+        // published outside the lock (the next sweep is 30 ms away anyway)
+        drop(a);
+        let bytes = frame.emit();
+        self.fanout.publish(ScopeOut {
+            frame,
+            bytes,
+            at: now,
+        });
+    }
+}
+
+/// Runs the `scope-output` thread until `stop` closes: the radio's scope output is on
+/// while the scope fan-out has subscribers (`count_changed`, from [`count_channel`];
+/// hardware scopes only: the audio DSP serves the viewers of an audio-FFT scope), off
+/// [`OFF_GRACE`] after the last one left.
+pub fn run(
+    profile: Arc<RwLock<Arc<Profile>>>,
     jobs: Arc<SharedQueue>,
     count_changed: Receiver<usize>,
+    stop: Receiver<()>,
 ) {
-    let mut asm = ScopeAssembler::default();
-    let mut seq = [0u16; 2];
-    let mut last_meta = None;
     let mut output_on = false;
     let mut off_at: Option<Instant> = None;
     loop {
-        let timeout = off_at
-            .map(|t| t.saturating_duration_since(Instant::now()))
-            .unwrap_or(Duration::from_secs(3600));
+        let timeout = off_at.map_or_else(crossbeam_channel::never, crossbeam_channel::at);
         crossbeam_channel::select! {
-            recv(frames) -> f => match f {
-                Ok((f, now)) => {
-                    match asm.push(&f, now) {
-                        Ok(Some(sweep)) => {
-                            let amp_max = profile.read().scope.amp_max;
-                            let r = usize::from(sweep.receiver);
-                            let frame = ScopeFrame {
-                                receiver: sweep.receiver,
-                                mode: sweep.mode,
-                                start_freq: sweep.start_hz.min(u64::from(u32::MAX)) as u32,
-                                end_freq: sweep.end_hz.min(u64::from(u32::MAX)) as u32,
-                                sequence: seq[r],
-                                out_of_range: sweep.out_of_range,
-                                pixels: to_web_scale(&sweep.pixels, amp_max),
-                            };
-                            seq[r] = seq[r].wrapping_add(1);
-                            let meta = (sweep.receiver, sweep.mode, sweep.start_hz, sweep.end_hz, sweep.out_of_range);
-                            if last_meta != Some(meta) && store.read(|c| c.radio.scope.receiver) == sweep.receiver {
-                                last_meta = Some(meta);
-                                store.modify(|c| {
-                                    let s = &mut c.radio.scope;
-                                    s.settings.mode = Some(sweep.mode);
-                                    s.start_freq = sweep.start_hz;
-                                    s.end_freq = sweep.end_hz;
-                                    s.out_of_range = sweep.out_of_range;
-                                });
-                            }
-                            let bytes = frame.emit();
-                            fanout.publish(ScopeOut { frame, bytes, at: now });
-                        }
-                        Ok(None) => {}
-                        Err(e) => log::debug!("scope: frame rejected: {e}"),
-                    }
-                }
-                Err(_) => return,
-            },
             recv(count_changed) -> n => match n {
                 Ok(n) => {
                     // the latest count is what matters
                     let n = count_changed.try_iter().last().unwrap_or(n);
-                    // audio-FFT profiles have no scope output to switch (the audio DSP
-                    // thread serves their viewers)
                     let hardware = profile.read().scope.source == ScopeSourceKind::Hardware;
-                    if n > 0 && !hardware {
+                    if n > 0 {
                         off_at = None;
-                    } else if n > 0 {
-                        off_at = None;
-                        if !output_on {
+                        if hardware && !output_on {
                             output_on = true;
                             submit(&jobs, true);
                         }
@@ -110,12 +160,12 @@ pub fn run(
                 }
                 Err(_) => return,
             },
-            default(timeout) => {}
-        }
-        if off_at.is_some_and(|t| Instant::now() >= t) {
-            off_at = None;
-            output_on = false;
-            submit(&jobs, false);
+            recv(timeout) -> _ => {
+                off_at = None;
+                output_on = false;
+                submit(&jobs, false);
+            }
+            recv(stop) -> _ => return,
         }
     }
 }
@@ -131,7 +181,8 @@ fn submit(jobs: &SharedQueue, on: bool) {
     }
 }
 
-/// Forwards subscriber counts of `fanout` to a channel the pump listens on.
+/// Forwards subscriber counts of `fanout` to a channel the `scope-output` thread
+/// listens on.
 pub fn count_channel(fanout: &Fanout<ScopeOut>) -> Receiver<usize> {
     let (tx, rx) = crossbeam_channel::unbounded();
     fanout.on_count_change(move |n| {

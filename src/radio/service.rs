@@ -1,8 +1,8 @@
-//! The radio as the rest of the program sees it: starts the link, the executor and the
-//! scope and audio pumps; takes commands (each client through its own [`RadioClient`]:
-//! its own queue and rate limits, served in turn with the others); exposes the state
-//! store and the stream fan-outs; shuts everything down in order (PTT released, clean
-//! logout).
+//! The radio as the rest of the program sees it: starts the link (with the scope and RX
+//! audio producers as its sinks), the executor and the threads that follow who listens
+//! to the streams; takes commands (each client through its own [`RadioClient`]: its own
+//! queue and rate limits, served in turn with the others); exposes the state store and
+//! the stream fan-outs; shuts everything down in order (PTT released, clean logout).
 
 use std::io;
 use std::sync::Arc;
@@ -13,15 +13,16 @@ use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
 use super::audio::{TxAudioGate, TxFramer};
-use super::audio_dsp::{self, AudioOut, DspCounters, DspInputs, DspStats, RxStreams};
+use super::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
 use super::audio_pump::{self, PcmBlock};
+use super::audio_rx::{self, RxAudio};
 use super::command::{Command, RateClass};
 use super::dispatch::{ClientId, FailureSink, SharedQueue};
 use super::engine::unknown_radio;
 use super::engine::{Engine, Job};
 use super::error::{CommandError, ErrorCode};
 use super::executor::{self, CommandResult, ExecutorConfig, ExecutorInputs, ExecutorStats};
-use super::scope_pump::{self, ScopeOut};
+use super::scope_pump::{self, ScopeOut, SweepPublisher};
 use super::state::{StateContent, StateStore};
 use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
@@ -57,7 +58,8 @@ pub struct Radio {
     scope: Arc<Fanout<ScopeOut>>,
     audio: Arc<Fanout<PcmBlock>>,
     rx_streams: Arc<RxStreams>,
-    dsp_stop: Mutex<Option<Sender<()>>>,
+    /// Dropped to stop the `scope-output` and `audio-control` threads.
+    pumps_stop: Mutex<Option<Sender<()>>>,
     dsp_counters: Arc<DspCounters>,
     sample_rate: u32,
     exec_stats: Arc<Mutex<ExecutorStats>>,
@@ -76,21 +78,43 @@ impl Radio {
     /// Starts the link and the threads around it.
     pub fn start(cfg: RadioConfig) -> io::Result<Radio> {
         let (civ_tx, civ_rx) = crossbeam_channel::bounded(4096);
-        let (scope_tx, scope_rx) = crossbeam_channel::bounded(256);
-        let (audio_tx, audio_rx) = crossbeam_channel::bounded(256);
         let (ev_tx, ev_rx) = crossbeam_channel::unbounded();
         let sample_rate = cfg.link.control.sample_rate;
+        let store = Arc::new(StateStore::new(initial_content(&cfg.profile)));
+        let profile = Arc::new(RwLock::new(cfg.profile));
+        // the stream sinks run on the link's threads (sweeps on lan-civ, RX audio on
+        // lan-audio); the threads below only follow who listens
+        let scope: Arc<Fanout<ScopeOut>> = Fanout::new();
+        let audio: Arc<Fanout<PcmBlock>> = Fanout::new();
+        let (listeners_tx, listeners) = crossbeam_channel::unbounded();
+        let rx_streams = Arc::new(RxStreams::new(&listeners_tx));
+        scope.on_count_change(move |_| {
+            let _ = listeners_tx.send(());
+        });
+        let dsp_counters = Arc::new(DspCounters::default());
+        let rx_audio = RxAudio::new(
+            cfg.link.control.rx_codec,
+            sample_rate,
+            audio.clone(),
+            DspOutputs {
+                streams: rx_streams.clone(),
+                scope: scope.clone(),
+                profile: profile.clone(),
+                store: store.clone(),
+                counters: dsp_counters.clone(),
+            },
+        );
+        let sweeps = SweepPublisher::new(profile.clone(), store.clone(), scope.clone());
         let link = Arc::new(RadioLink::start(
             cfg.link,
             LinkSinks {
                 civ: civ_tx,
-                scope: scope_tx,
-                audio: audio_tx,
+                scope: Arc::new(sweeps),
+                audio: rx_audio.clone(),
                 events: ev_tx,
             },
         )?);
-        let store = Arc::new(StateStore::new(initial_content(&cfg.profile)));
-        let profile = Arc::new(RwLock::new(cfg.profile));
+        rx_audio.attach(&link);
         let (queue, doorbell) = SharedQueue::new(cfg.rate_window, cfg.queue);
         let queue = Arc::new(queue);
         let (polls_tx, polls_rx) = crossbeam_channel::bounded(64);
@@ -117,46 +141,23 @@ impl Radio {
                 .name("executor".into())
                 .spawn(move || executor::run(engine, inputs, l, p, st))?
         };
-        let scope: Arc<Fanout<ScopeOut>> = Fanout::new();
-        let scope_counts = scope_pump::count_channel(&scope);
+        let (pumps_stop_tx, pumps_stop) = crossbeam_channel::bounded::<()>(1);
         let scope_thread = {
-            let (p, s, f, j) = (profile.clone(), store.clone(), scope.clone(), queue.clone());
+            let (p, j, counts) = (
+                profile.clone(),
+                queue.clone(),
+                scope_pump::count_channel(&scope),
+            );
+            let stop = pumps_stop.clone();
             std::thread::Builder::new()
-                .name("scope-pump".into())
-                .spawn(move || scope_pump::run(scope_rx, p, s, f, j, scope_counts))?
+                .name("scope-output".into())
+                .spawn(move || scope_pump::run(p, j, counts, stop))?
         };
-        let audio: Arc<Fanout<PcmBlock>> = Fanout::new();
-        let audio_counts = audio_pump::count_channel(&audio);
         let audio_thread = {
-            let (l, f) = (link.clone(), audio.clone());
+            let (rx, l, counts) = (rx_audio, link.clone(), audio_pump::count_channel(&audio));
             std::thread::Builder::new()
-                .name("audio-pump".into())
-                .spawn(move || audio_pump::run(audio_rx, l, sample_rate, f, audio_counts))?
-        };
-        let (dsp_changed_tx, dsp_changed) = crossbeam_channel::unbounded();
-        let rx_streams = Arc::new(RxStreams::new(&dsp_changed_tx));
-        {
-            let tx = dsp_changed_tx.clone();
-            scope.on_count_change(move |_| {
-                let _ = tx.send(());
-            });
-        }
-        let (dsp_stop_tx, dsp_stop) = crossbeam_channel::bounded::<()>(1);
-        let dsp_counters = Arc::new(DspCounters::default());
-        let dsp_thread = {
-            let inputs = DspInputs {
-                pcm: audio.clone(),
-                streams: rx_streams.clone(),
-                scope: scope.clone(),
-                profile: profile.clone(),
-                store: store.clone(),
-                changed: dsp_changed,
-                stop: dsp_stop,
-                counters: dsp_counters.clone(),
-            };
-            std::thread::Builder::new()
-                .name("audio-dsp".into())
-                .spawn(move || audio_dsp::run(inputs))?
+                .name("audio-control".into())
+                .spawn(move || audio_rx::run(rx, l, counts, listeners, pumps_stop))?
         };
         Ok(Radio {
             profile,
@@ -168,12 +169,12 @@ impl Radio {
             scope,
             audio,
             rx_streams,
-            dsp_stop: Mutex::new(Some(dsp_stop_tx)),
+            pumps_stop: Mutex::new(Some(pumps_stop_tx)),
             dsp_counters,
             sample_rate,
             exec_stats,
             executor: Mutex::new(Some(executor)),
-            pumps: Mutex::new(vec![scope_thread, audio_thread, dsp_thread]),
+            pumps: Mutex::new(vec![scope_thread, audio_thread]),
             tx_audio,
         })
     }
@@ -204,7 +205,8 @@ impl Radio {
         self.rx_streams.get(codec, channels)
     }
 
-    /// What the audio DSP thread has done (Opus frames, audio-FFT sweeps, ...).
+    /// What the RX audio DSP has done (Opus frames, audio-FFT sweeps, blocks dropped
+    /// ahead of real time, ...).
     pub fn dsp_stats(&self) -> DspStats {
         self.dsp_counters.stats()
     }
@@ -365,7 +367,7 @@ impl Radio {
             let _ = t.join();
         }
         self.link.shutdown();
-        self.dsp_stop.lock().take();
+        self.pumps_stop.lock().take();
         for t in self.pumps.lock().drain(..) {
             let _ = t.join();
         }

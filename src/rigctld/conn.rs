@@ -9,6 +9,7 @@ use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 use super::client::Client;
+use crate::util::sockopt::set_int;
 
 /// Longest line (Hamlib's clients read and write lines of at most 1 KiB).
 pub const MAX_LINE: usize = 1024;
@@ -76,20 +77,7 @@ fn set_keepalive(s: &TcpStream) {
         (libc::IPPROTO_TCP, libc::TCP_KEEPINTVL, 2),
         (libc::IPPROTO_TCP, libc::TCP_KEEPCNT, 3),
     ] {
-        let v: libc::c_int = value;
-        // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
-        let rc = unsafe {
-            libc::setsockopt(
-                fd,
-                level,
-                name,
-                &v as *const _ as *const libc::c_void,
-                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-            )
-        };
-        if rc != 0 {
-            log::debug!("rigctld keep-alive: {}", io::Error::last_os_error());
-        }
+        set_int(fd, level, name, "rigctld keep-alive", value);
     }
 }
 

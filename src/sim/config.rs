@@ -33,6 +33,9 @@ pub struct SimConfig {
     /// Send RX audio at this rate whatever the conninfo asked for (some IC-7610s send
     /// 16 kHz after a request for 48 kHz).
     pub audio_rate: Option<u32>,
+    /// Send each RX audio block this many times: audio that many times faster than
+    /// real time (a faulty sound card behind a radio server); 1: real time.
+    pub audio_speed: u32,
 }
 
 impl SimConfig {
@@ -49,6 +52,7 @@ impl SimConfig {
             stale_timeout: Duration::from_secs(15),
             cooldown: Duration::from_secs(30),
             audio_rate: None,
+            audio_speed: 1,
         }
     }
 }

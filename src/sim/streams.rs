@@ -377,13 +377,16 @@ impl SimProtocol {
         let rate = self.cfg.audio_rate.unwrap_or(grant.rx_rate);
         let per_channel = (rate / 1000 * AUDIO_BLOCK.as_millis() as u32) as usize;
         let mut pcm = vec![0i16; per_channel * usize::from(channels)];
+        // a faulty sound card behind a radio server: each block goes out `audio_speed`
+        // times (audio that many times faster than real time)
+        let copies = self.cfg.audio_speed.max(1);
         for _ in 0..blocks {
             self.rig.render_audio(&mut pcm, channels, rate);
             let mut bytes = Vec::with_capacity(pcm.len() * 2);
             audio::encode(grant.rx_codec, &pcm, &mut bytes);
             let c = &mut self.clients[i];
             let Some(link) = c.audio.as_mut() else { return };
-            for chunk in bytes.chunks(MAX_AUDIO_PAYLOAD) {
+            for chunk in (0..copies).flat_map(|_| bytes.chunks(MAX_AUDIO_PAYLOAD)) {
                 let send_seq = c.audio_seq;
                 let mut d = Vec::new();
                 let pkt = AudioRepr::new((0, 0), 0, send_seq, chunk.to_vec());

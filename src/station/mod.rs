@@ -7,6 +7,7 @@ pub mod band_plan;
 pub mod dx;
 pub mod eibi;
 pub mod ham_bands;
+pub mod khz;
 pub mod rig_mode;
 
 use std::path::PathBuf;

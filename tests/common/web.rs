@@ -18,33 +18,15 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 
 use rigweb::app::{Running, Tuning};
-use rigweb::config::{RadioTarget, ServeConfig};
-use rigweb::profile::ProfileRegistry;
+use rigweb::config::ServeConfig;
 use serde_json::{Value, json};
 use tungstenite::{Message, WebSocket};
 
 /// Server configuration for tests: simulated `model`, ephemeral port, optional token.
 pub fn serve_config(model: &str, token: Option<&str>) -> ServeConfig {
-    let registry = ProfileRegistry::embedded();
     ServeConfig {
-        radio: RadioTarget::Simulated {
-            profile: registry.get(model).unwrap(),
-        },
-        profile: None,
-        registry,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        tls: None,
-        onboarding_listen: None,
-        allowed_origins: Default::default(),
-        max_connections: 1024,
-        max_connections_per_client: 256,
         auth_token: token.map(|t| rigweb::config::Secret(t.to_string())),
-        tx_timeout: Duration::from_secs(180),
-        max_clients: 64,
-        log_level: log::LevelFilter::Warn,
-        rigctld: None,
-        bridge: Default::default(),
-        station: Default::default(),
+        ..ServeConfig::loopback_simulator(model)
     }
 }
 

@@ -102,22 +102,7 @@ fn is_call(s: &str, spotter: bool) -> bool {
 
 /// `14025.0`, `7018.20`, `1294068.2` (kHz) to Hz.
 fn parse_khz(s: &str) -> Option<u64> {
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    if int.is_empty()
-        || int.len() > 9
-        || frac.len() > 3
-        || !int.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let mut hz: u64 = int.parse::<u64>().ok()? * 1000;
-    let mut scale = 100;
-    for b in frac.bytes() {
-        hz += u64::from(b - b'0') * scale;
-        scale /= 10;
-    }
-    (MIN_HZ..=MAX_HZ).contains(&hz).then_some(hz)
+    crate::station::khz::to_hz(s, 9).filter(|hz| (MIN_HZ..=MAX_HZ).contains(hz))
 }
 
 /// Comment, time (`HHMMZ`) and locator: the time is one of the last three tokens, and

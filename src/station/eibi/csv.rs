@@ -143,22 +143,7 @@ impl Builder {
 
 /// `6070`, `6070.5`, ` 9420.0` (kHz) to Hz.
 fn parse_khz(s: &str) -> Option<u32> {
-    let s = s.trim();
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    if int.is_empty()
-        || int.len() > 6
-        || frac.len() > 3
-        || !int.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let mut hz: u64 = int.parse::<u64>().ok()? * 1000;
-    let mut scale = 100;
-    for b in frac.bytes() {
-        hz += u64::from(b - b'0') * scale;
-        scale /= 10;
-    }
+    let hz = crate::station::khz::to_hz(s.trim(), 6)?;
     FREQ_RANGE
         .contains(&hz)
         .then(|| u32::try_from(hz).ok())

@@ -1,6 +1,7 @@
 //! Stream frames written by the thread that produced them: when a stream client's own
-//! thread is asleep with nothing of its own left to write, the producer (the scope
-//! pump, the audio DSP, the meter pump) writes the client's frame straight to its
+//! thread is asleep with nothing of its own left to write, the producer (the link's
+//! CI-V thread for sweeps, its audio thread for RX audio, the executor for meter
+//! readings) writes the client's frame straight to its
 //! socket — one non-blocking `writev` — instead of queueing it and waking the client's
 //! thread for it (a wake-up and a `poll` per frame and client saved: with 32 scope
 //! viewers at 30 fps, 960 thread wake-ups a second).

@@ -1,26 +1,10 @@
 //! Socket settings of the WebSocket clients and the watch on what the kernel has not
 //! sent yet (a stream client is backed up while that reaches its channel's limit).
 
-use std::io;
 use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
-fn set_int(fd: RawFd, level: libc::c_int, name: libc::c_int, what: &str, bytes: usize) {
-    let v = bytes.min(i32::MAX as usize) as libc::c_int;
-    // SAFETY: `v` is a valid c_int and its size is passed; the fd is open.
-    let rc = unsafe {
-        libc::setsockopt(
-            fd,
-            level,
-            name,
-            &v as *const _ as *const libc::c_void,
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    if rc != 0 {
-        log::debug!("{what}: {}", io::Error::last_os_error());
-    }
-}
+use crate::util::sockopt::set_int;
 
 /// `SO_SNDBUF`.
 pub fn set_send_buffer(fd: RawFd, bytes: usize) {
