@@ -153,7 +153,8 @@ fn hamlib_rigctl_parses_the_dump_state() {
         "Preamp: 10dB 20dB",
         "VFO list: Sub Main",
         "Low power: 2 W, High power: 100 W",
-        "Get functions: NB COMP ANF NR RIT TUNER DUAL_WATCH",
+        "Get functions: NB COMP VOX ANF NR APF MON MN RIT TUNER XIT DUAL_WATCH",
+        "Set functions: NB COMP VOX ANF NR APF MON MN RIT TUNER XIT DUAL_WATCH",
     ] {
         assert!(caps.contains(want), "{want:?} in:\n{caps}");
     }
