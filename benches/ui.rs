@@ -4,8 +4,9 @@
 //! frame rate the page draws, and the RX audio latency the page measures (when the
 //! server has `/api/v1/audio`).
 //!
-//! `cargo bench --bench ui -- [--seconds S]` (default 10 s per CPU run). Needs Debian's
-//! chromium. The server and its simulator run in this process.
+//! `cargo bench --bench ui -- [--seconds S] [--model ic705]` (default 10 s per CPU run
+//! at 1440x900, a phone upright 390x844 and on its side 844x390; the simulated
+//! IC-7610). Needs Debian's chromium. The server and its simulator run in this process.
 
 #[path = "../tests/ui_browser/cdp.rs"]
 mod cdp;
@@ -116,7 +117,12 @@ fn main() {
         println!("ui: chromium is not installed; nothing to measure");
         return;
     }
-    let srv = start_server(serve_config("ic7610", None), Tuning::default());
+    let model = std::env::args()
+        .skip_while(|a| a != "--model")
+        .nth(1)
+        .unwrap_or_else(|| "ic7610".into());
+    println!("simulated {model}");
+    let srv = start_server(serve_config(&model, None), Tuning::default());
     let addr = srv.addr();
     let url = format!("http://{addr}/");
     let raw = http(addr, "GET", "/", &[], None);
@@ -149,6 +155,7 @@ fn main() {
     );
     cpu_run(browser, &url, 1440, 900, false, seconds);
     cpu_run(browser, &url, 390, 844, true, seconds);
+    cpu_run(browser, &url, 844, 390, true, seconds);
 
     let page = browser.new_page(1280, 900);
     load(&page, &url);

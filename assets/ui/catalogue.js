@@ -3,8 +3,9 @@
 // sends. The catalogue names each command's label and panel group, each parameter's
 // title and the display names of its values; the page adds only generic formatting.
 
-/** Commands the page drives through its own panels, not the generic controls. */
-export const CORE_COMMANDS = new Set(['set_freq', 'set_mode', 'set_filter', 'ptt', 'set_band']);
+/** Commands the page drives through its own panels, not the generic controls (the
+ * memory panel's among them). */
+export const CORE_COMMANDS = new Set(['set_freq', 'set_mode', 'set_filter', 'ptt', 'set_band', 'list_memories', 'recall_memory', 'store_memory']);
 
 const TARGET_PARAMS = new Set(['vfo', 'receiver']);
 /** What a command addresses: a receiver (the tuned one), the receiver the scope shows, or
@@ -24,9 +25,12 @@ function valueLabel(param, v) {
 }
 
 /** The widget of one parameter: `toggle` (boolean), `choice` (a few values), `select`
- * (many values), `slider` (a number range), `text`, or null when it cannot be shown. */
+ * (many values), `offset` (a Hz offset either side of zero, e.g. RIT/XIT: tuned in
+ * fixed steps, with a clear), `slider` (a number range), `text`, or null when it cannot
+ * be shown. */
 export function widgetOf(param) {
   if (param.type === 'boolean') return 'toggle';
+  if (param.type === 'integer' && param.unit === 'Hz' && param.min < 0 && param.max > 0 && !Array.isArray(param.values)) return 'offset';
   if (Array.isArray(param.values)) return param.values.length <= 5 ? 'choice' : 'select';
   if ((param.type === 'integer' || param.type === 'number') && Number.isFinite(param.min) && Number.isFinite(param.max)) {
     return 'slider';
@@ -133,6 +137,35 @@ export function rangeFor(param, mode) {
     max: m && Number.isFinite(m.max) ? m.max : param.max,
     step: m && m.step ? m.step : param.step || 1,
   };
+}
+
+/** An offset in steps of this many Hz (the wheel and the arrow keys; ×10 with Shift or
+ * PageUp/PageDown). */
+export const OFFSET_STEP_HZ = 10;
+
+/** An offset as text: "+120 Hz", "0 Hz", "—" when unknown. */
+export function offsetText(v) {
+  if (!Number.isFinite(v)) return '—';
+  return `${v > 0 ? '+' : ''}${v} Hz`;
+}
+
+/** `v` moved by `steps` offset steps, on the step grid and inside `[min, max]`. */
+export function offsetBy(v, steps, min, max) {
+  const base = Number.isFinite(v) ? Math.round(v / OFFSET_STEP_HZ) * OFFSET_STEP_HZ : 0;
+  return Math.max(min, Math.min(max, base + steps * OFFSET_STEP_HZ));
+}
+
+/** The memory panel's commands, when the catalogue has them: `{list, recall, store,
+ * first, last}` (the channel range from `recall_memory`'s parameter), else null. */
+export function memoryCommands(catalogue) {
+  const rows = new Map(((catalogue && catalogue.commands) || []).map((c) => [c && c.name, c]));
+  const list = rows.get('list_memories');
+  const recall = rows.get('recall_memory');
+  if (!list || !recall) return null;
+  const ch = (recall.params || []).find((p) => p.name === 'channel') || {};
+  const first = Number.isInteger(ch.min) ? ch.min : Array.isArray(ch.values) ? Math.min(...ch.values) : 1;
+  const last = Number.isInteger(ch.max) ? ch.max : Array.isArray(ch.values) ? Math.max(...ch.values) : first;
+  return { list: true, recall: true, store: rows.has('store_memory'), first, last };
 }
 
 /** A slider value as text: watts for the power level, percent for 0..255 levels, else

@@ -105,6 +105,13 @@ export class Feeds {
     }
   }
 
+  /** Closes the stream channels (the control socket is gone for good). */
+  stop() {
+    clearTimeout(this.waitTimer);
+    this.scopeCh.stop();
+    this.metersCh.stop();
+  }
+
   setVisible(v) {
     if (v === this.visible) return;
     this.visible = v;

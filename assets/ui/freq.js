@@ -29,6 +29,12 @@ export function formatHz(hz) {
   return `${mhz}.${khz}.${rest}`;
 }
 
+/** A frequency as the display and screen readers give it: "14.074.000 MHz", or
+ * "unknown" when the radio has not said (null). */
+export function freqText(hz) {
+  return Number.isFinite(hz) ? `${formatHz(hz)} MHz` : 'unknown';
+}
+
 /** "14.074 MHz", "7.0745 MHz", "475 kHz": short text for labels and toasts. */
 export function formatShort(hz) {
   if (hz < 1e6) return `${+(hz / 1000).toFixed(3)} kHz`;

@@ -93,7 +93,9 @@ export class JitterRing {
         const b = (i0 + 1) & this.mask;
         for (let c = 0; c < outs.length; c++) {
           const src = this.buf[Math.min(c, chans - 1)];
-          outs[c][done] = src[a] + (src[b] - src[a]) * frac;
+          // a lossy codec overshoots full scale a little: clip here, not in the speaker
+          const v = src[a] + (src[b] - src[a]) * frac;
+          outs[c][done] = v > 1 ? 1 : v < -1 ? -1 : v;
         }
         this.readPos += step;
       }

@@ -1,11 +1,11 @@
 // The page: loads what the server offers (info, capabilities, command catalogue, state),
 // keeps the control socket and the stream feeds up, and ties the views together.
-import { byId, h, toast, loadSetting, saveSetting } from './dom.js';
+import { byId, setText, toast } from './dom.js';
 import { initTheme } from './theme.js';
 import { Api, Control } from './conn.js';
 import { Feeds } from './feeds.js';
 import { applyDelta, revisionFollows, errorText, PROTO } from './protocol.js';
-import { controlsFromCatalogue, commandTarget } from './catalogue.js';
+import { controlsFromCatalogue, commandTarget, memoryCommands } from './catalogue.js';
 import { ScopeView } from './scope.js';
 import { Overlays } from './overlays.js';
 import { VfoPanel } from './vfo.js';
@@ -14,11 +14,15 @@ import { TxMeters } from './meters.js';
 import { AudioEngine } from './audio.js';
 import { Ptt } from './ptt.js';
 import { installKeyboard, toggleHelp } from './keyboard.js';
-import { STEPS, stepLabel, allBands, bandOf, nextBand, tuneBy, digitCount, formatShort } from './freq.js';
+import { STEPS, allBands, nextBand, tuneBy, digitCount } from './freq.js';
 import { entryPassband, clickTuneHz } from './passband.js';
-import { vfoEntries, badgesOf } from './model.js';
+import { vfoEntries, badgesOf, isVoiceMode } from './model.js';
 import { StatusBar } from './status.js';
 import { Tuner } from './tuning.js';
+import { MemoryPanel } from './memory.js';
+import { TuningPanels } from './panels.js';
+import { Sidetone } from './sidetone.js';
+import { AudioButtons } from './audio_buttons.js';
 
 const app = {
   api: new Api(),
@@ -33,8 +37,19 @@ const app = {
   metersAt: 0,
   bands: [],
   lastScopeAt: 0,
+  /** The receiver of the newest scope frame. */
+  scopeRx: 0,
+  /** When the last S-meter event arrived (servers without a meter stream). */
+  smeterEventAt: 0,
+  /** Whether the meters showed live readings at the last look. */
+  metersLive: false,
   bootAttempt: 0,
+  /** The server was just read by `boot()`: the first hello need not read it again. */
+  freshlyLoaded: false,
 };
+
+/** Meter readings older than this are not live (the server or the radio went quiet). */
+const METER_STALE_MS = 2500;
 
 let viewsReady = false;
 const theme = initTheme(() => {
@@ -49,8 +64,10 @@ const control = new Control(app.api, {
 const feeds = new Feeds(app.api, control, {
   scope: (f) => {
     const now = performance.now();
-    if (now - app.lastScopeAt > 1000) schedule();
+    // a silent scope resumed, or frames of the other receiver: redraw what depends on it
+    if (now - app.lastScopeAt > 1000 || f.receiver !== app.scopeRx) schedule();
     app.lastScopeAt = now;
+    app.scopeRx = f.receiver;
     scope.push(f);
     overlays.update();
   },
@@ -76,7 +93,12 @@ const scope = new ScopeView({
     const e = scopeEntry();
     if (e) tune(e.key, tuneBy(shownFreq(e), steps, currentStep()));
   },
-  receiverChange: (r) => feeds.setScopeReceiver(r),
+  receiverChange: (r) => {
+    feeds.setScopeReceiver(r);
+    // the toolbar shows the newly chosen receiver's scope settings at once
+    controls.releaseHolds('scope');
+    schedule();
+  },
   overlayHit: (x, y) => overlays.hit(x, y),
 });
 const overlays = new Overlays(app.api, scope, {
@@ -97,17 +119,35 @@ const vfo = new VfoPanel(byId('vfos'), {
   toast: (m) => toast(m, 'bad'),
 });
 const controls = new ControlsView({
-  rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), memory: byId('ctl-memory'), scope: scope.radioGroup, other: byId('ctl-other'),
+  rx: byId('ctl-rx'), vfo: byId('ctl-vfo'), tx: byId('ctl-tx'), cw: byId('ctl-cw'), scope: scope.radioGroup, other: byId('ctl-other'),
 }, {
   // the scope's settings belong to the receiver it shows; others to the tuned one
   send: (desc, params) => send(desc.cmd, { ...params, ...commandTarget(desc, (targetEntry() || {}).params, scope.receiver) }),
   context: () => {
     const e = targetEntry();
-    return { state: app.state, rxKey: e ? e.stateKey : 'main', mode: e ? e.rx.mode : null };
+    return { state: app.state, rxKey: e ? e.stateKey : 'main', mode: e ? e.rx.mode : null, scopeReceiver: app.scopeRx };
   },
+  changed: () => schedule(),
+  cwSent: (text) => sidetone.sent(text, app.state ? app.state.cwSpeed : null),
+  cwStopped: () => sidetone.stop(),
+});
+const sidetone = new Sidetone(byId('sidetone'));
+const memory = new MemoryPanel(byId('card-mem'), { send: (name, params) => send(name, params) });
+const panels = new TuningPanels({
+  mode: (m) => setMode(m),
+  filter: (f) => send('set_filter', { filter: f, ...targetParams() }).catch(() => {}),
+  band: (b) => goBand(b),
+  step: (s) => setStep(s),
 });
 const txMeters = new TxMeters(byId('tx-meters'));
-const status = new StatusBar(() => control.channel.kick());
+const status = new StatusBar({
+  retry: () => control.channel.kick(),
+  changed: () => schedule(),
+  token: (t) => {
+    app.api.setToken(t);
+    boot();
+  },
+});
 const tuner = new Tuner({
   entries: () => entries(),
   caps: () => app.caps,
@@ -134,12 +174,18 @@ const ptt = new Ptt(byId('ptt'), byId('ptt-sub'), {
   txTimeoutS: () => (app.info && app.info.txTimeoutS) || 180,
   changed: () => schedule(),
   canKey: () => control.online && !!app.state && !!(app.state.connection || {}).radioReady,
+  // a voice mode without a microphone would put a silent carrier on the air
+  silentVoice: () => {
+    const e = targetEntry();
+    const why = app.caps && app.caps.hasTx ? audio.txAudioBlocker() : null;
+    return why && e && e.rx && isVoiceMode(e.rx.mode, e.rx.dataMode) ? { mode: e.rx.mode, why } : null;
+  },
 });
 
 // ---- loading and connection ----
 
 async function boot() {
-  setLink('connecting');
+  status.setLink('connecting');
   let info;
   try {
     info = await app.api.get('/api/v1/info');
@@ -148,7 +194,7 @@ async function boot() {
     return;
   }
   if (info.status === 401) {
-    askToken(app.api.token ? 'That token was refused.' : '');
+    status.askToken(app.api.token ? 'That token was refused.' : '');
     return;
   }
   if (info.status !== 200) {
@@ -162,12 +208,13 @@ async function boot() {
     return;
   }
   app.bootAttempt = 0;
+  app.freshlyLoaded = true;
   control.start();
 }
 
 function retryBoot() {
   const delay = Math.min(10000, 500 * 1.7 ** app.bootAttempt++);
-  setLink('offline', delay);
+  status.setLink('offline', delay);
   setTimeout(boot, delay);
 }
 
@@ -203,24 +250,20 @@ function buildViews(catalogue) {
   document.title = `rigweb · ${caps.model || 'radio'}`;
   app.bands = allBands(caps);
   vfo.setDigitCount(digitCount(Math.max(...(caps.freqRanges || []).map((r) => r.end), 1)));
-  // mode, filter, step, band buttons
-  byId('modes').replaceChildren(...(caps.modes || []).map((m) => h('button', { type: 'button', text: m, dataset: { mode: m }, on: { click: () => setMode(m) } })));
-  byId('filters').replaceChildren(...(caps.filters || []).map((f, i) => h('button', { type: 'button', dataset: { filter: f }, on: { click: () => send('set_filter', { filter: f, ...targetParams() }) } }, f, h('span', { class: 'w', dataset: { i: String(i) } }))));
-  byId('bands').replaceChildren(...app.bands.map((b) => h('button', { type: 'button', text: b.name, dataset: { band: b.name }, title: `${formatShort(b.start)} – ${formatShort(b.end)}`, on: { click: () => goBand(b) } })));
-  byId('card-band').hidden = !app.bands.length;
-  const stepSel = byId('step');
-  stepSel.replaceChildren(h('option', { value: 'auto', text: 'Auto' }), ...STEPS.map((s) => h('option', { value: String(s), text: stepLabel(s) })));
-  stepSel.value = tuner.step ? String(tuner.step) : 'auto';
-  stepSel.onchange = () => setStep(stepSel.value === 'auto' ? null : +stepSel.value);
+  panels.build(caps, app.bands, tuner.step);
   // operating controls
   app.descs = controlsFromCatalogue(catalogue);
   const used = controls.build(app.descs, caps);
-  for (const g of ['rx', 'vfo', 'cw', 'memory', 'other']) byId(`card-${g}`).hidden = !used.has(g);
+  for (const g of ['rx', 'vfo', 'cw', 'other']) byId(`card-${g}`).hidden = !used.has(g);
   scope.radioGroup.hidden = !used.has('scope');
   txMeters.build(caps);
   feeds.setMeterNames(caps.meterIds);
-  byId('card-tx').hidden = !caps.hasTx && !used.has('tx');
+  byId('card-tx').hidden = !used.has('tx');
+  byId('card-ptt').hidden = !caps.hasTx && !caps.hasAudio;
   byId('ptt').disabled = !caps.hasTx;
+  byId('ptt').hidden = !caps.hasTx;
+  byId('tx-state').hidden = !caps.hasTx;
+  memory.setCommands(memoryCommands(catalogue));
   byId('card-audio').hidden = !caps.hasAudio;
   byId('listen').hidden = !caps.hasAudio;
   const names = caps.receivers > 1 ? ['MAIN', 'SUB'] : [];
@@ -237,24 +280,40 @@ function onHello(m) {
     status.hideBanner();
   }
   app.session = m.session || null;
-  setLink('online');
-  // the server may have restarted with another radio or version
-  app.api.get('/api/v1/info').then((r) => (r.status === 200 ? loadServer(r.body) : null)).catch(() => {});
+  status.setLink('online');
+  // after a reconnect the server may have restarted with another radio or version (the
+  // first hello follows boot's reading: no need to read it all twice)
+  if (!app.freshlyLoaded) app.api.get('/api/v1/info').then((r) => (r.status === 200 ? loadServer(r.body) : null)).catch(() => {});
+  app.freshlyLoaded = false;
   feeds.controlReady();
 }
 
 function onControlClose(info) {
   ptt.connectionLost();
+  app.freshlyLoaded = false;
   if (!info.opened) {
-    // refused before the upgrade: a token problem shows as 401 on the HTTP routes
-    app.api.get('/api/v1/info').then((r) => {
+    // refused before the upgrade: a token problem shows as 401 on the HTTP routes, a
+    // host name the server does not answer to as 403 on any request that names this
+    // page's origin (a POST does; the browser hides the WebSocket's own answer)
+    app.api.get('/api/v1/info').then(async (r) => {
       if (r.status === 401) {
         control.channel.stop();
-        askToken('The token was refused.');
+        status.askToken('The token was refused.');
+      } else if (r.status === 200) {
+        const probe = await app.api.post('/api/v1/origin-check', {});
+        if (probe.status === 403 && probe.body && probe.body.error === 'forbidden_origin') refused(probe.body.message);
       }
     }).catch(() => {});
   }
-  setLink('offline', Math.max(0, control.channel.retryAt - performance.now()));
+  status.setLink('offline', Math.max(0, control.channel.retryAt - performance.now()));
+}
+
+/** The server refuses this page's origin: say why (its message names the remedy) and
+ * stop retrying until the operator asks. */
+function refused(message) {
+  control.channel.stop();
+  feeds.stop();
+  status.refused(message, () => control.start());
 }
 
 function onMessage(m) {
@@ -291,34 +350,9 @@ function onEvent(name, d) {
     toast(`${d.name}: ${d.message || d.error}`, 'bad');
   } else if (name === 'smeter' && performance.now() - app.metersAt > 1500) {
     app.meters[d.receiver === 1 ? 'smeter_sub' : 'smeter'] = d.value;
+    app.smeterEventAt = performance.now();
     renderMeters();
   }
-}
-
-function askToken(why) {
-  setLink('auth');
-  // Escape closes the dialog: the banner offers it again
-  status.banner('This server needs an access token.', 'Enter token', () => askToken(''), true);
-  const dlg = byId('token-dlg');
-  const err = byId('token-error');
-  err.hidden = !why;
-  err.textContent = why || '';
-  if (!dlg.open) dlg.showModal();
-  byId('token-input').focus();
-}
-
-byId('token-form').addEventListener('submit', () => {
-  app.api.setToken(byId('token-input').value.trim());
-  byId('token-input').value = '';
-  status.hideBanner();
-  boot();
-});
-
-// ---- status, banner ----
-
-function setLink(state, retryMs) {
-  status.setLink(state, retryMs);
-  schedule();
 }
 
 // ---- tuning and commands ----
@@ -362,7 +396,7 @@ function currentStep() {
 
 function setStep(s) {
   tuner.setStep(s);
-  byId('step').value = s ? String(s) : 'auto';
+  panels.showStep(s);
 }
 
 function tune(key, hz) {
@@ -395,7 +429,7 @@ function render() {
   renderPending = false;
   const st = app.state;
   const caps = app.caps;
-  status.render(app.state, audio);
+  status.render(app.state, audio, metersLive());
   if (!st || !caps) return;
   const list = entries();
   if (!list.some((e) => e.key === app.targetKey)) app.targetKey = list.length ? list[0].key : null;
@@ -404,16 +438,7 @@ function render() {
     key: e.key, name: e.name, cls: e.cls, freqHz: shownFreq(e), badges: badgesOf(e, st, caps), meter: e.meter,
   })), app.targetKey);
   const t = targetEntry();
-  for (const b of byId('modes').children) b.setAttribute('aria-pressed', String(!!t && b.dataset.mode === t.rx.mode));
-  for (const b of byId('filters').children) {
-    const i = +b.lastElementChild.dataset.i;
-    b.setAttribute('aria-pressed', String(!!t && t.rx.filter === i + 1));
-    const w = t && caps.filterWidths && caps.filterWidths[t.rx.mode] ? caps.filterWidths[t.rx.mode][i] : null;
-    b.lastElementChild.textContent = w ? (w >= 1000 ? `${w / 1000}k` : `${w}`) : '';
-  }
-  const band = t ? bandOf(app.bands, shownFreq(t)) : null;
-  for (const b of byId('bands').children) b.setAttribute('aria-pressed', String(!!band && b.dataset.band === band.name));
-  if (!tuner.step) byId('step').options[0].textContent = `Auto (${stepLabel(currentStep())})`;
+  panels.update(t ? t.rx : null, t ? shownFreq(t) : null, caps, app.bands, tuner.step, currentStep());
   controls.update();
   scope.setPassbands(list.filter((e) => e.rx && Number.isFinite(e.rx.freqHz)).map((e) => {
     const pb = entryPassband(e, shownFreq(e), st, caps);
@@ -443,10 +468,19 @@ function renderTx(st) {
   document.body.classList.toggle('tx', on);
   byId('onair').hidden = !on;
   byId('onair-time').textContent = on && ptt.active ? ptt.airTime() : '';
+  setText(byId('tx-state'), on ? 'Transmitting' : status.link === 'online' ? 'Receiving' : 'Transmit state unknown');
   const note = byId('tx-note');
   const why = app.caps.hasTx ? audio.txAudioBlocker() : null;
   note.hidden = !why;
   if (why) note.textContent = why;
+  ptt.render();
+}
+
+/** Whether the meter readings are live: connected, the radio ready, readings recent. */
+function metersLive() {
+  const st = app.state;
+  const at = Math.max(app.metersAt, app.smeterEventAt);
+  return status.link === 'online' && !!st && !!(st.connection || {}).radioReady && performance.now() - at < METER_STALE_MS;
 }
 
 let metersRaf = false;
@@ -455,11 +489,15 @@ function renderMeters() {
   metersRaf = true;
   requestAnimationFrame(() => {
     metersRaf = false;
-    const m = app.meters;
+    // stale readings are not shown: an empty bar and "—" rather than a frozen value
+    const live = metersLive();
+    app.metersLive = live;
+    const m = live ? app.meters : {};
     for (const e of entries()) {
       if (e.meter) vfo.smeter(e.key, m[e.meter] === undefined ? null : m[e.meter]);
     }
-    txMeters.update(m, !!(app.state && app.state.ptt));
+    document.body.classList.toggle('stale', !live);
+    txMeters.update(m, live && !!(app.state && app.state.ptt));
   });
 }
 
@@ -467,25 +505,7 @@ function renderMeters() {
 
 byId('theme-btn').addEventListener('click', () => toast(`Theme: ${theme.cycle()}`, 'info', 1500));
 byId('help-btn').addEventListener('click', toggleHelp);
-byId('listen').addEventListener('click', () => toggleListen());
-byId('volume').addEventListener('input', (ev) => {
-  audio.setVolume(+ev.target.value / 100);
-  saveSetting('volume', +ev.target.value);
-});
-byId('mute').addEventListener('click', () => toggleMute());
-byId('volume').value = loadSetting('volume', 80);
-audio.setVolume(byId('volume').value / 100);
-
-function toggleListen() {
-  if (audio.listening) audio.stopListening();
-  else audio.listen().catch((e) => toast(`Audio: ${e.message}`, 'bad'));
-  schedule();
-}
-
-function toggleMute() {
-  audio.setMuted(!audio.muted);
-  byId('mute').setAttribute('aria-pressed', String(audio.muted));
-}
+const audioButtons = new AudioButtons(audio, () => schedule());
 
 function bandStep(dir) {
   const t = targetEntry();
@@ -522,6 +542,7 @@ installKeyboard({
     const t = targetEntry();
     if (t) vfo.enterFrequency(t.key);
   },
+  announce: () => announce(),
   rx_toggle: () => {
     const list = entries();
     if (list.length < 2) return;
@@ -534,23 +555,36 @@ installKeyboard({
     if (down) ptt.press('key');
     else if (ptt.source === 'key') ptt.release('key up');
   },
-  audio: () => toggleListen(),
-  mute: () => toggleMute(),
+  audio: () => audioButtons.toggleListen(),
+  mute: () => audioButtons.toggleMute(),
   colormap: () => toast(`Colour map: ${scope.nextColormap()}`, 'info', 1500),
   theme: () => toast(`Theme: ${theme.cycle()}`, 'info', 1500),
   help: () => toggleHelp(),
-}, (ev) => vfo.handleKey(ev));
+}, (ev) => vfo.handleKey(ev, currentStep()));
 
+/** Speaks each VFO's frequency, mode and S-meter through the live region. */
+function announce() {
+  const list = entries();
+  const text = vfo.summary(list.map((e) => ({ key: e.key, name: e.name, freqHz: shownFreq(e), badges: badgesOf(e, app.state, app.caps), meter: e.meter })));
+  const el = byId('announce');
+  // a changed text is what a screen reader speaks: clear first so a repeat speaks too
+  el.textContent = '';
+  setTimeout(() => { el.textContent = text || 'No radio state yet.'; }, 50);
+}
 
 setInterval(() => {
   // pending tunes expire, the audio readout moves, a silent scope is noticed
   if (tuner.busy || audio.listening || status.link === 'offline' || (app.state && performance.now() - app.lastScopeAt > 3000)) schedule();
+  // readings that stop arriving stop looking live
+  if (metersLive() !== app.metersLive) renderMeters();
 }, 500);
 
 /** Figures for diagnostics and the browser tests. */
 window.rigweb = {
   get state() { return app.state; },
   get link() { return status.link; },
+  /** The VFO the page tunes (its key: main, sub, A, B or sel). */
+  get target() { return app.targetKey; },
   get feeds() { return { ...feeds.via }; },
   get catalogue() { return app.descs.map((d) => d.cmd); },
   get scope() { return { ...scope.stats, range: scope.range, receiver: scope.receiver }; },
@@ -560,6 +594,7 @@ window.rigweb = {
   get audio() { return { ...audio.stats, listening: audio.listening, support: audio.support }; },
   get ptt() { return { phase: ptt.phase, latched: ptt.latched, txTimeoutS: ptt.hooks.txTimeoutS() }; },
   get overlays() { return overlays.snapshot(); },
+  get sidetone() { return { playing: sidetone.playing, last: sidetone.lastTiming }; },
   /** The parts themselves, for diagnostics from the console. */
   parts: { audio, feeds, control, scope, overlays, ptt },
 };

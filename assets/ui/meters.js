@@ -5,11 +5,13 @@ import { sMeter, sMeterTicks, meterReading, PeakHold } from './meterscale.js';
 
 /** One S-meter bar with its scale and a reading like "S9+20". */
 export class SMeterBar {
-  constructor() {
+  /** `label`: the meter's accessible name ("MAIN S-meter"). */
+  constructor(label = 'S-meter') {
     this.fill = h('div', { class: 'fill' });
     this.peakMark = h('div', { class: 'peak' });
-    this.bar = h('div', { class: 'bar', attrs: { role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': '241', 'aria-label': 'S-meter' } }, this.fill, this.peakMark);
-    const ticks = h('div', { class: 'ticks' }, ...sMeterTicks().map((t) => h('span', { class: t.label.startsWith('+') ? 'over' : '', text: t.label, style: { left: `${t.fraction * 100}%` } })));
+    this.bar = h('div', { class: 'bar', attrs: { role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': '241', 'aria-valuenow': '0', 'aria-valuetext': 'no reading', 'aria-label': label } }, this.fill, this.peakMark);
+    // the scale is for the eye: the meter's value says the reading in words
+    const ticks = h('div', { class: 'ticks', attrs: { 'aria-hidden': 'true' } }, ...sMeterTicks().map((t) => h('span', { class: t.label.startsWith('+') ? 'over' : '', text: t.label, style: { left: `${t.fraction * 100}%` } })));
     this.el = h('div', { class: 'smeter' }, this.bar, ticks);
     this.readout = h('span', { class: 'smeter-read', text: 'S0' });
     this.hold = new PeakHold(1500, 0.35);
@@ -17,13 +19,15 @@ export class SMeterBar {
     new ResizeObserver(() => this.fill.style.setProperty('--bar-w', `${this.bar.clientWidth}px`)).observe(this.bar);
   }
 
-  /** Shows a raw reading (0..255), or null for none. */
+  /** Shows a raw reading (0..255), or null for none (no live reading: the bar empties,
+   * the readout says "—"). */
   update(raw, now = performance.now()) {
     this.raw = raw;
     if (raw === null || raw === undefined) {
       this.fill.style.width = '0%';
       this.peakMark.style.left = '0%';
       setText(this.readout, '—');
+      this.bar.setAttribute('aria-valuetext', 'no reading');
       return;
     }
     const s = sMeter(raw);
@@ -31,7 +35,13 @@ export class SMeterBar {
     this.fill.style.width = `${(s.fraction * 100).toFixed(1)}%`;
     this.peakMark.style.left = `calc(${(peak * 100).toFixed(1)}% - 1px)`;
     this.bar.setAttribute('aria-valuenow', String(raw));
+    this.bar.setAttribute('aria-valuetext', s.text);
     setText(this.readout, s.text);
+  }
+
+  /** The reading in words ("S9+10", or "no S-meter reading"). */
+  text() {
+    return this.raw === null || this.raw === undefined ? 'no S-meter reading' : `S-meter ${sMeter(this.raw).text}`;
   }
 }
 

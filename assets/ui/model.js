@@ -8,13 +8,16 @@
 export function vfoEntries(state, caps) {
   if (!state || !state.main) return [];
   const main = state.main;
+  // a receiver the profile has no S-meter for shows none (IC-9700 SUB)
+  const meters = (caps && caps.meters) || ['smeter', 'smeter_sub'];
+  const meterOf = (name) => (meters.includes(name) ? name : null);
   const ab = (caps && caps.vfoScheme === 'ab') || (main.vfoA && main.vfoB && !state.sub);
   if (ab && state.active !== 'A' && state.active !== 'B') {
     // the radio cannot say which VFO is selected: show the dial (the selected VFO), and
     // address it without naming a VFO until one is chosen
     return [{
       key: 'sel', stateKey: 'main', name: 'VFO', short: 'VFO', cls: 'main', rx: main,
-      params: {}, receiver: 0, meter: 'smeter', isActive: true,
+      params: {}, receiver: 0, meter: meterOf('smeter'), isActive: true,
     }];
   }
   if (ab) {
@@ -22,7 +25,7 @@ export function vfoEntries(state, caps) {
     const other = active === 'A' ? 'B' : 'A';
     const list = [{
       key: active, stateKey: 'main', name: `VFO ${active}`, short: active, cls: 'main', rx: main,
-      params: { vfo: active }, receiver: 0, meter: 'smeter', isActive: true,
+      params: { vfo: active }, receiver: 0, meter: meterOf('smeter'), isActive: true,
     }];
     const o = main[`vfo${other}`];
     if (o) {
@@ -35,12 +38,12 @@ export function vfoEntries(state, caps) {
   }
   const list = [{
     key: 'main', stateKey: 'main', name: 'MAIN', short: 'MAIN', cls: 'main', rx: main,
-    params: { receiver: 0 }, receiver: 0, meter: 'smeter', isActive: state.active !== 'SUB',
+    params: { receiver: 0 }, receiver: 0, meter: meterOf('smeter'), isActive: state.active !== 'SUB',
   }];
   if (state.sub) {
     list.push({
       key: 'sub', stateKey: 'sub', name: 'SUB', short: 'SUB', cls: 'sub', rx: state.sub,
-      params: { receiver: 1 }, receiver: 1, meter: 'smeter_sub', isActive: state.active === 'SUB',
+      params: { receiver: 1 }, receiver: 1, meter: meterOf('smeter_sub'), isActive: state.active === 'SUB',
     });
   }
   return list;
@@ -71,14 +74,27 @@ export function badgesOf(entry, state, caps) {
     b.push({ text: `RIT ${o >= 0 ? '+' : ''}${o}`, cls: '', title: 'RIT offset, Hz' });
   }
   if (entry.receiver === 0 && entry.isActive && state.split === true) b.push({ text: 'SPLIT', cls: '', title: 'Split' });
-  const txHere = state.split === true ? !entry.isActive : entry.isActive;
-  if (state.ptt === true && txHere) b.push({ text: 'TX', cls: 'tx', title: 'Transmitting' });
+  if (state.ptt === true && txVfo(entry, state)) b.push({ text: 'TX', cls: 'tx', title: 'Transmitting' });
+  else if (state.split === true && txVfo(entry, state)) b.push({ text: 'TX VFO', cls: 'hot', title: 'Split: this VFO transmits' });
   return b;
 }
 
+/** Whether `entry` is the VFO that transmits: the selected one, the other one in split. */
+export function txVfo(entry, state) {
+  return state.split === true ? !entry.isActive : entry.isActive;
+}
+
+/** Whether a mode is a voice mode (PTT sends the microphone); CW and data modes (and a
+ * voice mode with DATA on) key without one. */
+export function isVoiceMode(mode, dataMode) {
+  return ['USB', 'LSB', 'AM', 'FM', 'WFM', 'DV'].includes(String(mode || '').toUpperCase()) && !(dataMode > 0);
+}
+
 /** The top bar's radio status: `{text, level: ok|warn|bad, title}`. */
-export function radioStatus(state) {
+export function radioStatus(state, linkOnline = true) {
   if (!state) return { text: 'radio …', level: 'warn', title: 'Waiting for the server' };
+  // without the server nothing is known about the radio: not green, not red
+  if (!linkOnline) return { text: 'radio ?', level: 'stale', title: 'No connection to the server: the radio\'s state is unknown' };
   const d = state.radioDetail || {};
   const c = state.connection || {};
   const title = d.message || `status: ${d.status || 'unknown'}`;

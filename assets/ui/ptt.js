@@ -4,13 +4,13 @@
 // events and carries out its effects: the `ptt` commands, the microphone and TX audio,
 // messages, the on-air clock. Releases on button up, tab hidden, focus lost, the loss of
 // either socket, and the server refusing TX audio.
-import { setText, toast } from './dom.js';
+import { byId, setText, toast } from './dom.js';
 import { errorText } from './protocol.js';
 import { PttMachine } from './pttmachine.js';
 
 export class Ptt {
   /** `hooks`: `cmd(name, params)`, `audio` (AudioEngine), `txTimeoutS()`, `changed()`,
-   * `canKey()`. */
+   * `canKey()`, `silentVoice()` (`{mode, why}` when a voice mode has no microphone). */
   constructor(button, sub, hooks) {
     this.button = button;
     this.sub = sub;
@@ -43,7 +43,7 @@ export class Ptt {
       if (ev.button !== 0) return;
       ev.preventDefault();
       b.setPointerCapture(ev.pointerId);
-      this.run(this.machine.pointerDown(performance.now(), this.hooks.canKey()));
+      this.run(this.machine.pointerDown(performance.now(), this.hooks.canKey(), this.hooks.silentVoice()));
     });
     b.addEventListener('pointerup', (ev) => this.run(this.machine.pointerUp(performance.now(), ev.pointerType !== 'mouse')));
     b.addEventListener('pointercancel', () => this.release('cancelled'));
@@ -59,7 +59,7 @@ export class Ptt {
 
   /** Keys the transmitter (from the button or Space). */
   press(source) {
-    this.run(this.machine.press(source, this.hooks.canKey()));
+    this.run(this.machine.press(source, this.hooks.canKey(), this.hooks.silentVoice()));
   }
 
   /** Unkeys (always allowed); `quiet` skips the message. */
@@ -91,8 +91,19 @@ export class Ptt {
       else if (e.do === 'stopAudio') this.hooks.audio.stopTx();
       else if (e.do === 'clock') this.clock(e.on);
       else if (e.do === 'toast') toast(e.text, e.kind, e.ms);
+      else if (e.do === 'confirmSilent') this.askSilent(e.mode, e.why);
     }
     this.render();
+    this.hooks.changed();
+  }
+
+  /** Asks whether to key a voice mode without a microphone (a silent carrier). */
+  askSilent(mode, why) {
+    const dlg = byId('silent-dlg');
+    setText(byId('silent-mode'), mode);
+    setText(byId('silent-why'), why);
+    byId('silent-ok').onclick = () => this.run(this.machine.confirmSilent(mode));
+    if (!dlg.open) dlg.showModal();
   }
 
   /** Sends the key; the microphone prompt (first time) runs while the key travels. */
@@ -129,7 +140,7 @@ export class Ptt {
 
   clock(on) {
     clearInterval(this.timer);
-    this.timer = on ? setInterval(() => this.render(), 250) : null;
+    this.timer = on ? setInterval(() => this.hooks.changed(), 250) : null;
   }
 
   /** The on-air time text: elapsed, and the countdown when latched. */
@@ -143,7 +154,8 @@ export class Ptt {
     b.classList.toggle('keying', phase === 'keying');
     b.classList.toggle('live', phase === 'live');
     b.setAttribute('aria-pressed', String(phase === 'live'));
-    setText(this.sub, this.machine.caption(performance.now(), this.hooks.txTimeoutS()));
-    this.hooks.changed();
+    const silent = phase === 'idle' ? this.hooks.silentVoice() : null;
+    b.classList.toggle('nomic', !!silent && this.machine.silentOk !== silent.mode);
+    setText(this.sub, this.machine.caption(performance.now(), this.hooks.txTimeoutS(), silent));
   }
 }

@@ -30,6 +30,7 @@ export class PttMachine {
     this.pressAt = 0;
     this.lastTapEnd = null; // when the last short tap ended, if there was one
     this.gen = 0;
+    this.silentOk = null; // the voice mode the operator agreed to key without a microphone
   }
 
   get active() {
@@ -41,8 +42,8 @@ export class PttMachine {
     return gen === this.gen;
   }
 
-  /** The button went down (`canKey`: connected to a ready radio). */
-  pointerDown(now, canKey) {
+  /** The button went down (`canKey`: connected to a ready radio; `silent`: see `press`). */
+  pointerDown(now, canKey, silent = null) {
     if (this.latched) {
       this.latched = false;
       return this.release('tap');
@@ -53,7 +54,7 @@ export class PttMachine {
       this.wantRelease = false;
       return [];
     }
-    return this.press('button', canKey);
+    return this.press('button', canKey, silent);
   }
 
   /** The button came up; `touch`: not a mouse (only touch and pen taps latch). */
@@ -70,15 +71,24 @@ export class PttMachine {
     return this.release('button up');
   }
 
-  /** Keys the transmitter from `source` ('button' or 'key'). */
-  press(source, canKey) {
+  /** Keys the transmitter from `source` ('button' or 'key'). `silent` (`{mode, why}`):
+   * a voice mode without a microphone, which keys only once the operator has agreed to
+   * a silent carrier in that mode (`confirmSilent`); until then the press asks. */
+  press(source, canKey, silent = null) {
     if (this.active) return [];
     if (!canKey) return [{ do: 'toast', text: 'Not connected to a ready radio.', kind: 'bad' }];
+    if (silent && this.silentOk !== silent.mode) return [{ do: 'confirmSilent', mode: silent.mode, why: silent.why }];
     this.gen++;
     this.source = source;
     this.phase = 'keying';
     this.wantRelease = false;
     return [{ do: 'key', gen: this.gen }];
+  }
+
+  /** The operator agreed to key `mode` without a microphone (until the page reloads). */
+  confirmSilent(mode) {
+    this.silentOk = mode;
+    return [{ do: 'toast', text: `${mode} without a microphone: press PTT again to transmit a silent carrier.`, kind: 'info', ms: 6000 }];
   }
 
   /** The radio confirmed the key of generation `gen`. */
@@ -148,10 +158,11 @@ export class PttMachine {
     return clock(el);
   }
 
-  /** The line under the button. */
-  caption(now, timeoutS) {
+  /** The line under the button; `silent` as for `press` (said before any keying). */
+  caption(now, timeoutS, silent = null) {
     if (this.phase === 'keying') return 'keying…';
     if (this.phase === 'live') return `${this.latched ? 'latched' : 'on air'} · ${this.airTime(now, timeoutS)}`;
+    if (silent && this.silentOk !== silent.mode) return `no microphone · ${silent.mode} asks first`;
     return 'hold to talk';
   }
 }

@@ -1,4 +1,4 @@
-// The spectrum trace above the waterfall: grid and frequency labels, the passbands of
+// The spectrum trace above the waterfall: grid, frequency and dB labels, the passbands of
 // the receivers (where they really listen), the trace with an optional average and
 // peak hold, and an out-of-range warning.
 import { hzToX } from './passband.js';
@@ -65,6 +65,15 @@ export class Spectrum {
       const tx = x(t.hz);
       if (tx > 24 * dpr && tx < W - 24 * dpr) ctx.fillText(t.label, tx, plotH + axisH / 2);
     }
+    // the amplitude scale: the scope's units are dB (relative to its floor)
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'bottom';
+    for (let a = Math.ceil(yLo / 20) * 20; a < yHi; a += 20) {
+      const y = yOf(a);
+      if (y > 14 * dpr && y < plotH - 2 * dpr) ctx.fillText(`${a} dB`, 3 * dpr, y - 1);
+    }
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
     // passbands behind the trace
     for (const pb of v.passbands) {
       const x0 = x(pb.lo);

@@ -459,6 +459,32 @@ impl Page {
         path
     }
 
+    /// Saves a PNG screenshot of the viewport at `path` (its directory is created).
+    pub fn screenshot_at(&self, path: &Path) {
+        let v = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64_decode(v["data"].as_str().expect("png data"));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("screenshot dir");
+        }
+        std::fs::write(path, png).expect("write screenshot");
+    }
+
+    /// Resizes the viewport: a desktop window, or a phone (touch, mobile viewport).
+    pub fn resize(&self, width: u32, height: u32, phone: bool) {
+        if phone {
+            self.emulate_phone(width, height);
+        } else {
+            self.call(
+                "Emulation.setTouchEmulationEnabled",
+                json!({"enabled": false}),
+            );
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            );
+        }
+    }
+
     /// The DevTools performance metrics (`TaskDuration`, `ScriptDuration`, ...).
     pub fn metrics(&self) -> HashMap<String, f64> {
         let v = self.call("Performance.getMetrics", json!({}));

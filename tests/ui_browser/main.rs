@@ -6,6 +6,8 @@
 //! Tests that need backend parts other branches are building are written against the
 //! contract (docs/API.md) and ignored until those are merged.
 
+mod access;
+mod access_tree;
 mod audio;
 mod cdp;
 #[path = "../station/cluster.rs"]
@@ -15,10 +17,15 @@ mod common;
 mod connection;
 #[path = "../station/http.rs"]
 mod eibi_files;
+mod honesty;
+mod layout;
+mod matrix;
+mod operating;
 mod overlays;
 mod page;
 mod page_scripts;
 mod ptt_races;
+mod radios;
 mod transmit;
 mod tuning;
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controlsFromCatalogue, paramsFor, rangeFor, sliderText, widgetOf, commandTarget } from '../catalogue.js';
+import { controlsFromCatalogue, paramsFor, rangeFor, sliderText, widgetOf, commandTarget, offsetText, offsetBy, memoryCommands } from '../catalogue.js';
 
 // what GET /api/v1/commands serves (an extract of the IC-7610's)
 const CATALOGUE = { model: 'IC-7610', commands: [
@@ -135,4 +135,35 @@ test('set_scope (target scope_receiver) goes to the receiver the scope shows; re
     { name: 'set_scope', group: 'scope', target: 'scope_receiver', params: [{ name: 'span_hz', type: 'integer', required: false, values: [2500, 5000] }] },
   ] });
   assert.deepEqual(commandTarget(single, {}, 0), {});
+});
+
+test('a Hz offset either side of zero (RIT, XIT) gets the offset widget: 10 Hz steps, clamped', () => {
+  const rit = { name: 'offset_hz', type: 'integer', min: -9999, max: 9999, unit: 'Hz' };
+  assert.equal(widgetOf(rit), 'offset');
+  assert.equal(widgetOf({ ...rit, min: 0 }), 'slider', 'a range that is not an offset');
+  assert.equal(widgetOf({ name: 'level', type: 'integer', min: -10, max: 10 }), 'slider', 'no unit Hz');
+  assert.equal(offsetBy(0, 1, -9999, 9999), 10);
+  assert.equal(offsetBy(123, 1, -9999, 9999), 130, 'back on the step grid');
+  assert.equal(offsetBy(null, -3, -9999, 9999), -30);
+  assert.equal(offsetBy(9990, 10, -9999, 9999), 9999);
+  assert.equal(offsetText(120), '+120 Hz');
+  assert.equal(offsetText(0), '0 Hz');
+  assert.equal(offsetText(-50), '-50 Hz');
+  assert.equal(offsetText(null), '—');
+});
+
+test('the memory panel appears only with the memory commands, its range from the channel parameter', () => {
+  assert.equal(memoryCommands({ commands: [{ name: 'set_rit', params: [] }] }), null);
+  assert.equal(memoryCommands(null), null);
+  const cat = {
+    commands: [
+      { name: 'list_memories', params: [{ name: 'first', type: 'integer', min: 1, max: 99 }, { name: 'last', type: 'integer', min: 1, max: 99 }] },
+      { name: 'recall_memory', params: [{ name: 'channel', type: 'integer', min: 1, max: 99, required: true }] },
+    ],
+  };
+  assert.deepEqual(memoryCommands(cat), { list: true, recall: true, store: false, first: 1, last: 99 });
+  cat.commands.push({ name: 'store_memory', params: [{ name: 'channel', type: 'integer', min: 1, max: 99 }] });
+  assert.equal(memoryCommands(cat).store, true);
+  // the panel's commands are not also generic controls
+  assert.deepEqual(controlsFromCatalogue(cat).map((d) => d.cmd), []);
 });

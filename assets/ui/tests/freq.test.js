@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  formatHz, freqDigits, digitCount, parseFreq, tuneBy, allBands, bandOf, nextBand, tickSpacing,
+  formatHz, freqText, freqDigits, digitCount, parseFreq, tuneBy, allBands, bandOf, nextBand, tickSpacing,
   scopeTicks, stepLabel, defaultStep, formatShort,
 } from '../freq.js';
 
@@ -85,4 +85,12 @@ test('scope ticks: round spacing, labels with the decimals they need', () => {
   assert.ok(t.every((x) => x.hz >= 14049000 && x.hz <= 14099000));
   assert.equal(scopeTicks(14074000, 14074500, 1000)[0].label, '14.07400');
   assert.deepEqual(scopeTicks(5, 5, 100), []);
+});
+
+test('a frequency as text: one piece, and "unknown" for null, never a zero', () => {
+  assert.equal(freqText(14074000), '14.074.000 MHz');
+  assert.equal(freqText(145500000), '145.500.000 MHz');
+  assert.equal(freqText(null), 'unknown');
+  assert.equal(freqText(undefined), 'unknown');
+  assert.equal(freqText(NaN), 'unknown');
 });

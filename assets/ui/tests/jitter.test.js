@@ -111,3 +111,16 @@ test('48 kHz into a 44.1 kHz output resamples without running dry', () => {
   const last = out[out.length - 1][0];
   for (let i = 1; i < last.length; i++) assert.ok(Math.abs(last[i] - last[i - 1]) < 0.05);
 });
+
+test('decoded audio past full scale (a lossy codec overshoots) plays clipped at ±1', () => {
+  const ring = new JitterRing({ channels: 1, minMs: 100, maxMs: 200 });
+  for (let i = 0; i < 8; i++) {
+    const f = new Float32Array(FRAME);
+    for (let j = 0; j < FRAME; j++) f[j] = (j % 2 ? -1 : 1) * 1.03;
+    ring.push([f]);
+  }
+  const o = [new Float32Array(BLOCK)];
+  ring.pull(o);
+  const peak = Math.max(...o[0].map(Math.abs));
+  assert.ok(peak > 0.99 && peak <= 1, `peak ${peak}`);
+});

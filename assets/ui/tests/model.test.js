@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { vfoEntries, badgesOf, radioStatus } from '../model.js';
+import { vfoEntries, badgesOf, radioStatus, txVfo, isVoiceMode } from '../model.js';
 
 const TWO = {
   main: { freqHz: 14074000, mode: 'USB', filter: 2, dataMode: 1, att: 6, preamp: 0 },
@@ -44,4 +44,42 @@ test('radio status for the top bar', () => {
   assert.equal(radioStatus({ connection: {}, radioDetail: { status: 'failed', message: 'wrong password' } }).level, 'bad');
   assert.equal(radioStatus({ connection: {}, radioDetail: { status: 'reconnecting' } }).text, 'radio reconnecting');
   assert.equal(radioStatus(null).level, 'warn');
+});
+
+test('a receiver without an S-meter in the profile gets none (IC-9700 SUB)', () => {
+  const list = vfoEntries(TWO, { ...CAPS2, meters: ['smeter', 'power'] });
+  assert.equal(list[0].meter, 'smeter');
+  assert.equal(list[1].meter, null);
+  assert.equal(vfoEntries(TWO, { ...CAPS2, meters: ['smeter', 'smeter_sub'] })[1].meter, 'smeter_sub');
+});
+
+test('in split the VFO that transmits is marked, before and while transmitting', () => {
+  const ab = {
+    main: { freqHz: 14074000, mode: 'USB', filter: 1, vfoA: { freqHz: 14074000, mode: 'USB' }, vfoB: { freqHz: 14076000, mode: 'USB' } },
+    active: 'A', split: true, ptt: false,
+  };
+  const caps = { vfoScheme: 'ab' };
+  const [a, b] = vfoEntries(ab, caps);
+  assert.equal(txVfo(a, ab), false);
+  assert.equal(txVfo(b, ab), true);
+  assert.ok(badgesOf(b, ab, caps).some((x) => x.text === 'TX VFO'));
+  assert.ok(!badgesOf(a, ab, caps).some((x) => x.text.startsWith('TX')));
+  const keyed = { ...ab, ptt: true };
+  assert.ok(badgesOf(b, keyed, caps).some((x) => x.text === 'TX' && x.cls === 'tx'));
+  assert.ok(!badgesOf(a, { ...ab, split: false }, caps).some((x) => x.text === 'TX VFO'));
+});
+
+test('without the server the radio pill is neither green nor red', () => {
+  assert.equal(radioStatus(TWO, true).level, 'ok');
+  assert.equal(radioStatus(TWO, false).level, 'stale');
+  assert.equal(radioStatus(TWO, false).text, 'radio ?');
+});
+
+test('voice modes need a microphone; CW, data and DATA-on voice modes do not', () => {
+  assert.equal(isVoiceMode('USB', 0), true);
+  assert.equal(isVoiceMode('fm'), true);
+  assert.equal(isVoiceMode('USB', 1), false);
+  assert.equal(isVoiceMode('CW', 0), false);
+  assert.equal(isVoiceMode('RTTY', 0), false);
+  assert.equal(isVoiceMode(null), false);
 });

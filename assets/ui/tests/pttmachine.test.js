@@ -118,3 +118,25 @@ test('clock text', () => {
   assert.equal(clock(89.6), '1:30');
   assert.equal(clock(-5), '0:00');
 });
+
+test('a voice mode without a microphone asks first, keys after the confirmation, and asks again in another mode', () => {
+  const m = new PttMachine();
+  const silent = { mode: 'USB', why: 'The microphone needs HTTPS' };
+  assert.equal(m.caption(0, 180, silent), 'no microphone · USB asks first');
+  assert.deepEqual(m.pointerDown(0, true, silent), [{ do: 'confirmSilent', mode: 'USB', why: 'The microphone needs HTTPS' }]);
+  assert.equal(m.phase, 'idle', 'nothing keyed before the confirmation');
+  assert.deepEqual(m.pointerUp(100, false), []);
+  assert.deepEqual(kinds(m.confirmSilent('USB')), ['toast']);
+  assert.equal(m.caption(0, 180, silent), 'hold to talk');
+  assert.deepEqual(kinds(m.press('key', true, silent)), ['key']);
+  m.connectionLost();
+  // FM was never agreed to
+  assert.deepEqual(kinds(m.press('key', true, { mode: 'FM', why: 'x' })), ['confirmSilent']);
+  // CW and data modes pass no `silent`: they key as before
+  assert.deepEqual(kinds(m.press('key', true, null)), ['key']);
+});
+
+test('without a ready radio the silent question is not asked', () => {
+  const m = new PttMachine();
+  assert.deepEqual(kinds(m.press('button', false, { mode: 'USB', why: 'x' })), ['toast']);
+});
