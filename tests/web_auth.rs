@@ -113,6 +113,14 @@ fn the_token_never_reaches_the_logs() {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
+    // the log is read as it comes (a trace log fills a pipe nobody reads, and the server
+    // would block on it)
+    let mut stderr = child.stderr.take().unwrap();
+    let log_reader = std::thread::spawn(move || {
+        let mut log = String::new();
+        stderr.read_to_string(&mut log).unwrap();
+        log
+    });
     let a = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     assert!(common::wait_for(Duration::from_secs(10), || {
         std::net::TcpStream::connect(a).is_ok()
@@ -132,20 +140,26 @@ fn the_token_never_reaches_the_logs() {
     let ws = Ws::connect(a, &format!("/api/v1/ws?token={TOKEN}&x=1"), &[]);
     assert!(ws.is_ok());
     drop(ws);
+    // the radio logged in first (a loaded machine may take longer than a moment), so
+    // that SIGTERM has a session to log out of
     get(a, &format!("/api/v1/state?token={TOKEN}"));
-    std::thread::sleep(Duration::from_millis(300));
+    assert!(common::wait_for(Duration::from_secs(20), || {
+        http(
+            a,
+            "GET",
+            "/api/v1/state",
+            &[("Authorization", &bearer)],
+            None,
+        )
+        .json()["connection"]["radioReady"]
+            == true
+    }));
     // SAFETY: signalling our own child process.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
     }
-    let mut log = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
     let status = child.wait().unwrap();
+    let log = log_reader.join().unwrap();
     assert!(status.success(), "clean exit on SIGTERM: {status:?}\n{log}");
     assert!(
         log.contains("token=***"),

@@ -136,6 +136,11 @@ fn latency_figures_count_the_frames_written() {
     });
     assert!(s.len() > 20 && o.len() > 30, "{} {}", s.len(), o.len());
     let stats = &srv.app.stream_stats;
+    // a frame is counted just after its write returns, so the reader may be a frame ahead
+    // for a moment
+    common::wait_for(Duration::from_secs(2), || {
+        stats.scope.count() >= s.len() as u64 && stats.audio.count() >= o.len() as u64
+    });
     let (sc, ac) = (stats.scope.count(), stats.audio.count());
     assert!(
         sc >= s.len() as u64,
