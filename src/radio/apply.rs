@@ -334,27 +334,27 @@ pub fn apply_frame_to(
     true
 }
 
-/// A frame of a setting of the table.
+/// A frame of settings of the table (one, or several sharing the frame).
 fn apply_setting(s: &mut RadioState, scheme: VfoScheme, f: &Frame, receiver: Option<u8>) -> bool {
-    let Some((setting, scope_rx, value)) = settings::lookup(f.cmd, &f.data) else {
-        return false;
-    };
-    let rx = match setting.place {
-        Place::Global => 0,
-        Place::Receiver if scheme == VfoScheme::Ab => 0,
-        Place::Receiver => receiver.unwrap_or_else(|| selected_receiver(s)),
-        Place::ScopeReceiver => match scope_rx {
-            Some(r @ (0 | 1)) => r,
-            _ => return false,
-        },
-    };
-    let ctx = CodecCtx {
-        mode: s.receiver(rx).and_then(|r| r.mode),
-    };
-    match setting.codec.decode(value, ctx) {
-        Some(raw) => s.set_setting(setting.id, rx, raw),
-        None => false,
+    let mut applied = false;
+    for (setting, scope_rx, value) in settings::lookup(f.cmd, &f.data) {
+        let rx = match setting.place {
+            Place::Global => 0,
+            Place::Receiver if scheme == VfoScheme::Ab => 0,
+            Place::Receiver => receiver.unwrap_or_else(|| selected_receiver(s)),
+            Place::ScopeReceiver => match scope_rx {
+                Some(r @ (0 | 1)) => r,
+                _ => continue,
+            },
+        };
+        let ctx = CodecCtx {
+            mode: s.receiver(rx).and_then(|r| r.mode),
+        };
+        if let Some(raw) = setting.codec.decode(value, ctx) {
+            applied |= s.set_setting(setting.id, rx, raw);
+        }
     }
+    applied
 }
 
 #[cfg(test)]

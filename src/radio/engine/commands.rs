@@ -3,7 +3,9 @@
 
 use serde_json::{Value, json};
 
+use super::antenna::set_antenna;
 use super::band::SetBand;
+use super::memory::{ListMemories, MemoryCommand, MemoryOp};
 use super::meters::ReadMeters;
 use super::mod_input::{ReadModInput, set_mod_input};
 use super::power::{Power, PttKey};
@@ -78,6 +80,14 @@ fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
             Box::new(set_mod_input(cx, *data_mode, *value))
         }
         Command::Refresh => Box::new(super::fetch::Fetch::new()),
+        Command::SetAntenna {
+            receiver,
+            ant,
+            rx_ant,
+        } => Box::new(set_antenna(cx, *receiver, *ant, *rx_ant)),
+        Command::ListMemories { first, last } => Box::new(ListMemories::new(*first, *last)),
+        Command::RecallMemory(ch) => Box::new(MemoryCommand::new(MemoryOp::Recall, *ch)),
+        Command::StoreMemory(ch) => Box::new(MemoryCommand::new(MemoryOp::Store, *ch)),
     }
 }
 

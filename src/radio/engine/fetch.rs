@@ -126,7 +126,7 @@ impl Fetch {
         let selected = selected_receiver(&scratch.radio);
         let receivers: &[u8] = if dual { &[0, 1] } else { &[0] };
         let mut switched = Vec::new();
-        for s in SETTINGS.iter().filter(|s| s.supported(p)) {
+        for s in SETTINGS.iter().filter(|s| s.polled && s.supported(p)) {
             let req = CivRequest::read(a, s.cmd, s.prefix);
             match s.place {
                 Place::Global => q.push_back(Read::of(req, None)),

@@ -6,6 +6,7 @@
 //! rate limiting and the catalogue (`GET /api/v1/commands`) all come from here; every
 //! validation error is `invalid_param` naming the field and what is allowed.
 
+mod builders;
 pub mod catalogue;
 mod check;
 pub mod codec;
@@ -56,6 +57,8 @@ vocabulary! {
         Cw = "cw",
         /// Spectrum scope.
         Scope = "scope",
+        /// Memory channels: list, recall, store.
+        Memory = "memory",
     }
 }
 
