@@ -93,6 +93,18 @@ fn hamlib_rigctl_reads_and_sets_an_ic7610() {
     let strength: i32 = out[2].parse().unwrap();
     assert!((-54..=60).contains(&strength), "STRENGTH {strength}");
     assert!(!srv.sim.as_ref().unwrap().snapshot().unwrap().split);
+    // the functions of issue 19, announced in the dump_state's masks
+    let out = hamlib_rigctl(
+        addr,
+        &[
+            "U", "XIT", "1", "u", "XIT", "U", "VOX", "1", "u", "VOX", "U", "APF", "1", "u", "APF",
+        ],
+    );
+    assert_eq!(out, ["1", "1", "1"], "{out:?}");
+    let s = srv.sim.as_ref().unwrap().snapshot().unwrap();
+    assert!(s.xit_on, "21 02 01");
+    assert_eq!(s.functions.get(&0x46), Some(&1), "VOX 16 46 01");
+    assert_eq!(s.receivers[0].functions.get(&0x32), Some(&1), "APF of MAIN");
     srv.shutdown();
 }
 
@@ -141,7 +153,8 @@ fn hamlib_rigctl_parses_the_dump_state() {
         "Preamp: 10dB 20dB",
         "VFO list: Sub Main",
         "Low power: 2 W, High power: 100 W",
-        "Get functions: NB COMP ANF NR RIT TUNER DUAL_WATCH",
+        "Get functions: NB COMP VOX ANF NR APF MON MN RIT TUNER XIT DUAL_WATCH",
+        "Set functions: NB COMP VOX ANF NR APF MON MN RIT TUNER XIT DUAL_WATCH",
     ] {
         assert!(caps.contains(want), "{want:?} in:\n{caps}");
     }

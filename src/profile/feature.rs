@@ -34,8 +34,21 @@ vocabulary! {
         Bsr = "bsr",
         /// DATA modes (`1A 06`, `26`).
         DataMode = "data_mode",
-        /// RIT (`21`).
+        /// RIT (`21 00`, `21 01`).
         Rit = "rit",
+        /// XIT / ∆TX on/off (`21 02`; the offset is RIT's, `21 00`).
+        Xit = "xit",
+        /// Antenna selection ANT1/ANT2 and the RX antenna input (`12`, per receiver).
+        Antenna = "antenna",
+        /// DIGI-SEL preselector (`16 4E`, per receiver).
+        Digisel = "digisel",
+        /// IP+ (`16 65`, per receiver).
+        IpPlus = "ip_plus",
+        /// Audio peak filter for CW (`16 32`, per receiver).
+        Apf = "apf",
+        /// Memory channels: content read (`1A 00`), select (`08`), write (`09`), memory to
+        /// VFO (`0A`); the channel range is the profile's `[memory]`.
+        Memory = "memory",
         /// IF filter width (`1A 03`).
         FilterWidth = "filter_width",
         /// AF gain (`14 01`).

@@ -61,6 +61,20 @@ pub struct Profile {
     /// The MOD-input menu items (radios that hear LAN TX audio only when told so).
     #[serde(default)]
     pub mod_input: Option<ModInputSection>,
+    /// Memory channels (radios with the `memory` feature).
+    #[serde(default)]
+    pub memory: Option<MemorySection>,
+}
+
+/// `[memory]`: the regular memory channels (`08`, `09`, `0A`, `1A 00`), without scan
+/// edges or call channels.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemorySection {
+    /// First channel number.
+    pub first: u16,
+    /// Last channel number.
+    pub last: u16,
 }
 
 /// `[mod_input]`: which `1A 05` menu item selects the modulation input of each DATA mode

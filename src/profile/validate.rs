@@ -1,6 +1,6 @@
 //! Checks of a parsed profile: every fact the rest of the program relies on.
 
-use super::{Profile, ScopeSourceKind};
+use super::{Feature, Profile, ScopeSourceKind};
 use crate::wire::civ;
 use crate::wire::lan::codec;
 
@@ -97,6 +97,17 @@ impl Profile {
             if m.lan > 99 {
                 return Err(format!("mod_input.lan {} does not fit a BCD byte", m.lan));
             }
+        }
+        match (&self.memory, self.has_feature(Feature::Memory)) {
+            (Some(m), true) if m.first > m.last || m.last > 9999 => {
+                return Err(format!(
+                    "memory channels {}..{} must be ascending and at most 9999",
+                    m.first, m.last
+                ));
+            }
+            (Some(_), true) | (None, false) => {}
+            (None, true) => return Err("the memory feature needs a [memory] section".into()),
+            (Some(_), false) => return Err("[memory] needs the memory feature".into()),
         }
         if self.freq_ranges.is_empty() {
             return Err("freq_ranges is empty".into());

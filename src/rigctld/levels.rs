@@ -313,6 +313,13 @@ pub static FUNCS: &[FuncDef] = &[
         params: on,
     },
     FuncDef {
+        name: "VOX",
+        bit: 3,
+        cmd: "set_vox",
+        read: |s, _| s.settings.vox,
+        params: on,
+    },
+    FuncDef {
         name: "ANF",
         bit: 8,
         cmd: "set_auto_notch",
@@ -324,6 +331,27 @@ pub static FUNCS: &[FuncDef] = &[
         bit: 9,
         cmd: "set_nr",
         read: |s, r| rx(s, r)?.settings.nr,
+        params: on,
+    },
+    FuncDef {
+        name: "APF",
+        bit: 11,
+        cmd: "set_apf",
+        read: |s, r| rx(s, r)?.settings.apf,
+        params: on,
+    },
+    FuncDef {
+        name: "MON",
+        bit: 12,
+        cmd: "set_monitor",
+        read: |s, _| s.settings.monitor,
+        params: on,
+    },
+    FuncDef {
+        name: "MN",
+        bit: 13,
+        cmd: "set_manual_notch",
+        read: |s, r| rx(s, r)?.settings.manual_notch,
         params: on,
     },
     FuncDef {
@@ -339,6 +367,13 @@ pub static FUNCS: &[FuncDef] = &[
         cmd: "set_tuner",
         read: |s, _| s.settings.tuner.map(|t| t != Tuner::Off),
         params: |b| json!({ "state": if b { "on" } else { "off" } }),
+    },
+    FuncDef {
+        name: "XIT",
+        bit: 31,
+        cmd: "set_xit",
+        read: |s, _| s.settings.xit,
+        params: on,
     },
     FuncDef {
         name: "DUAL_WATCH",

@@ -2,13 +2,17 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::radio::answer::{Answer, BandChange};
+use crate::radio::answer::{Answer, BandChange, MemoryChannel};
 
 /// The `result` of a response to a command that answered `answer`.
 pub fn result_json(answer: &Answer) -> Value {
     match answer {
         Answer::Done => json!({}),
         Answer::Echo(v) => v.clone(),
+        Answer::Memories(channels) => {
+            json!({"channels": channels.iter().map(memory_json).collect::<Vec<_>>()})
+        }
+        Answer::Memory(channel) => memory_json(channel),
         Answer::Tuned { target, hz } => json!({"vfo": target.label(), "freq": hz}),
         Answer::ModeSet {
             target,
@@ -62,6 +66,22 @@ fn band_json(b: &BandChange) -> Value {
     }
     m.insert("retuned".into(), json!(b.freq.is_some()));
     Value::Object(m)
+}
+
+/// A memory channel as `list_memories`, `recall_memory` and `store_memory` answer it.
+fn memory_json(c: &MemoryChannel) -> Value {
+    match &c.content {
+        None => {
+            json!({"channel": c.channel, "empty": true, "freq": null, "mode": null, "name": null})
+        }
+        Some(m) => json!({
+            "channel": c.channel,
+            "empty": false,
+            "freq": m.freq_hz,
+            "mode": m.mode.map(|x| x.name()),
+            "name": m.name,
+        }),
+    }
 }
 
 #[cfg(test)]

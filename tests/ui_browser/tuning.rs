@@ -212,6 +212,22 @@ fn a_catalogue_level_control_changes_the_simulator() {
     assert_eq!(panel("set_monitor_gain"), "ctl-tx");
     assert_eq!(panel("set_vox_gain"), "ctl-tx");
     assert_eq!(panel("set_af_gain"), "ctl-rx");
+    // the controls of issue 19 (IC-7610): each in its panel, the memories in theirs
+    for (cmd, id) in [
+        ("set_antenna", "ctl-rx"),
+        ("set_digisel", "ctl-rx"),
+        ("set_ip_plus", "ctl-rx"),
+        ("set_xit", "ctl-vfo"),
+        ("set_vox", "ctl-tx"),
+        ("set_monitor", "ctl-tx"),
+        ("set_apf", "ctl-cw"),
+    ] {
+        assert_eq!(panel(cmd), id, "{cmd}");
+    }
+    assert_eq!(
+        page.eval("document.querySelector('#card-mem').hidden"),
+        false
+    );
     // a command the page has no code for (the manual notch) works from its catalogue row
     assert_eq!(panel("set_manual_notch"), "ctl-rx");
     page.eval("document.querySelector(\"[data-cmd='set_manual_notch']\").scrollIntoView({block: 'center'})");

@@ -324,6 +324,21 @@ fn main() {
     b.extend(1_296_000_000u64.to_le_bytes());
     write(&d, "freq_level", &b);
 
+    // civ_memory: a channel and its content, an empty channel.
+    let d = dir("civ_memory");
+    let content = civ::memory::encode(&civ::memory::MemoryContent {
+        freq_hz: 14_074_000,
+        mode: 0x01,
+        filter: 1,
+        data: 1,
+        name: "FT8 20M".into(),
+    })
+    .unwrap();
+    let mut b = vec![0x00, 0x01];
+    b.extend(content);
+    write(&d, "channel_content", &b);
+    write(&d, "empty", &[civ::memory::EMPTY]);
+
     // web_frames.
     let d = dir("web_frames");
     let scope = ScopeFrame {

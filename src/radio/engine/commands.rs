@@ -4,7 +4,9 @@
 use serde_json::Value;
 
 use crate::profile::{ScopeSourceKind, VfoScheme};
+use crate::radio::engine::antenna::set_antenna;
 use crate::radio::engine::band::SetBand;
+use crate::radio::engine::memory::{ListMemories, MemoryCommand, MemoryOp};
 use crate::radio::engine::meters::ReadMeters;
 use crate::radio::engine::mod_input::{ReadModInput, set_mod_input};
 use crate::radio::engine::power::{Power, PttKey};
@@ -79,6 +81,14 @@ fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
             Box::new(set_mod_input(cx, *data_mode, *value))
         }
         Command::Refresh => Box::new(crate::radio::engine::fetch::Fetch::new()),
+        Command::SetAntenna {
+            receiver,
+            ant,
+            rx_ant,
+        } => Box::new(set_antenna(cx, *receiver, *ant, *rx_ant)),
+        Command::ListMemories { first, last } => Box::new(ListMemories::new(*first, *last)),
+        Command::RecallMemory(ch) => Box::new(MemoryCommand::new(MemoryOp::Recall, *ch)),
+        Command::StoreMemory(ch) => Box::new(MemoryCommand::new(MemoryOp::Store, *ch)),
     }
 }
 

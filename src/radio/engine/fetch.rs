@@ -129,7 +129,7 @@ impl Fetch {
             &[Receiver::Main]
         };
         let mut switched = Vec::new();
-        for s in SETTINGS.iter().filter(|s| s.supported(p)) {
+        for s in SETTINGS.iter().filter(|s| s.polled && s.supported(p)) {
             let req = CivRequest::read(a, s.cmd, s.prefix);
             match s.place {
                 Place::Global => q.push_back(Read::of(req, None)),

@@ -22,12 +22,14 @@
 //! reconnect, the power probe, the release of the transmitter) runs through the same
 //! pipeline, before user commands; the release goes out between any two requests.
 
+mod antenna;
 mod band;
 mod commands;
 mod drive;
 mod fetch;
 mod link;
 pub use link::unknown_radio;
+mod memory;
 mod meters;
 mod mod_input;
 mod power;

@@ -343,32 +343,32 @@ pub fn apply_frame_to(
     true
 }
 
-/// A frame of a setting of the table.
+/// A frame of settings of the table (one, or several sharing the frame).
 fn apply_setting(
     s: &mut RadioState,
     scheme: VfoScheme,
     f: &Frame,
     receiver: Option<Receiver>,
 ) -> bool {
-    let Some((setting, scope_rx, value)) = settings::lookup(f.cmd, &f.data) else {
-        return false;
-    };
-    let rx = match setting.place {
-        Place::Global => Receiver::Main,
-        Place::Receiver if scheme == VfoScheme::Ab => Receiver::Main,
-        Place::Receiver => receiver.unwrap_or_else(|| selected_receiver(s)),
-        Place::ScopeReceiver => match scope_rx.and_then(Receiver::from_code) {
-            Some(r) => r,
-            None => return false,
-        },
-    };
-    let ctx = CodecCtx {
-        mode: s.receiver(rx).and_then(|r| r.mode),
-    };
-    match setting.codec.decode(value, ctx) {
-        Some(raw) => s.set_setting(setting.id, rx, raw),
-        None => false,
+    let mut applied = false;
+    for (setting, scope_rx, value) in settings::lookup(f.cmd, &f.data) {
+        let rx = match setting.place {
+            Place::Global => Receiver::Main,
+            Place::Receiver if scheme == VfoScheme::Ab => Receiver::Main,
+            Place::Receiver => receiver.unwrap_or_else(|| selected_receiver(s)),
+            Place::ScopeReceiver => match scope_rx.and_then(Receiver::from_code) {
+                Some(r) => r,
+                None => continue,
+            },
+        };
+        let ctx = CodecCtx {
+            mode: s.receiver(rx).and_then(|r| r.mode),
+        };
+        if let Some(raw) = setting.codec.decode(value, ctx) {
+            applied |= s.set_setting(setting.id, rx, raw);
+        }
     }
+    applied
 }
 
 #[cfg(test)]

@@ -65,6 +65,10 @@ pub enum Answer {
         /// Menu value.
         value: u8,
     },
+    /// The channels `list_memories` read.
+    Memories(Vec<MemoryChannel>),
+    /// The channel `recall_memory` copied or `store_memory` wrote.
+    Memory(MemoryChannel),
     /// The radio's scope data output was switched.
     ScopeOutput(bool),
     /// The scope shows both receivers or one.
@@ -119,4 +123,24 @@ impl BandChange {
             freq: None,
         }
     }
+}
+
+/// A memory channel as the radio holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemoryChannel {
+    /// Its number.
+    pub channel: u16,
+    /// What it holds (`None`: empty).
+    pub content: Option<MemoryEntry>,
+}
+
+/// What a memory channel holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemoryEntry {
+    /// Frequency, Hz.
+    pub freq_hz: u64,
+    /// Mode, when the profile knows its code.
+    pub mode: Option<Mode>,
+    /// The channel's name.
+    pub name: String,
 }

@@ -16,6 +16,18 @@ pub enum Codec {
     },
     /// `00` / `01`.
     Flag,
+    /// An on/off switch a radio may report with a kind of "on" (APF `01`..`03`: wide,
+    /// mid, narrow): `00` is off, `01`..=`max` on; on is written `01`.
+    Switch {
+        /// Largest "on" byte reported.
+        max: u8,
+    },
+    /// The antenna connector of `12 <ant> <rx-ant>`: the value 1 or 2, the byte
+    /// `00`/`01` (a one-byte `12 <ant>` keeps the RX antenna).
+    AntennaPort,
+    /// The RX antenna input of `12 <ant> <rx-ant>`: the second byte, `00`/`01`. It is
+    /// only written together with the connector (`set_antenna`), so it encodes nothing.
+    RxAntenna,
     /// CW key speed: the value is WPM 6..48, the bytes a 2-byte level
     /// (WPM = round(level / 6.071 + 6), spec §4.5).
     KeySpeed,
@@ -72,10 +84,15 @@ impl Codec {
                 let v = u8::try_from(raw).ok().filter(|v| *v <= max)?;
                 civ::bcd_byte(v).ok().map(|b| vec![b])
             }
-            Codec::Flag => match raw {
+            Codec::Flag | Codec::Switch { .. } => match raw {
                 0 | 1 => Some(vec![raw as u8]),
                 _ => None,
             },
+            Codec::AntennaPort => match raw {
+                1 | 2 => Some(vec![raw as u8 - 1]),
+                _ => None,
+            },
+            Codec::RxAntenna => None,
             Codec::KeySpeed => {
                 let wpm = u8::try_from(raw).ok().filter(|w| (6..=48).contains(w))?;
                 level_bytes(i64::from(level_of_wpm(wpm)))
@@ -126,6 +143,18 @@ impl Codec {
             },
             Codec::Flag => match bytes {
                 [b @ (0 | 1)] => Some(i64::from(*b)),
+                _ => None,
+            },
+            Codec::Switch { max } => match bytes {
+                [b] if *b <= max => Some(i64::from(*b != 0)),
+                _ => None,
+            },
+            Codec::AntennaPort => match bytes {
+                [a @ (0 | 1)] | [a @ (0 | 1), 0 | 1] => Some(i64::from(*a) + 1),
+                _ => None,
+            },
+            Codec::RxAntenna => match bytes {
+                [0 | 1, r @ (0 | 1)] => Some(i64::from(*r)),
                 _ => None,
             },
             Codec::KeySpeed => level_of(bytes).map(|l| i64::from(wpm_of_level(l as u16))),
@@ -185,6 +214,15 @@ mod tests {
         round_trip(Codec::Level, 128, &[0x01, 0x28], none);
         round_trip(Codec::Byte { max: 45 }, 45, &[0x45], none);
         round_trip(Codec::Flag, 1, &[0x01], none);
+        round_trip(Codec::Switch { max: 3 }, 1, &[0x01], none);
+        assert_eq!(
+            Codec::Switch { max: 3 }.decode(&[0x03], none),
+            Some(1),
+            "APF narrow"
+        );
+        round_trip(Codec::AntennaPort, 2, &[0x01], none);
+        assert_eq!(Codec::AntennaPort.decode(&[0x00, 0x01], none), Some(1));
+        assert_eq!(Codec::RxAntenna.decode(&[0x00, 0x01], none), Some(1));
         round_trip(Codec::RitOffset, 50, &[0x50, 0x00, 0x00], none);
         round_trip(Codec::RitOffset, -123, &[0x23, 0x01, 0x01], none);
         round_trip(Codec::RefLevel, -50, &[0x05, 0x00, 0x01], none);
@@ -207,6 +245,16 @@ mod tests {
         assert_eq!(Codec::Level.decode(&[0x0A, 0x00], none), None, "bad BCD");
         assert_eq!(Codec::Byte { max: 3 }.encode(4, none), None);
         assert_eq!(Codec::Flag.decode(&[2], none), None);
+        assert_eq!(Codec::Switch { max: 3 }.decode(&[4], none), None);
+        assert_eq!(Codec::Switch { max: 3 }.encode(2, none), None);
+        assert_eq!(Codec::AntennaPort.encode(3, none), None);
+        assert_eq!(Codec::AntennaPort.decode(&[0x02, 0x00], none), None);
+        assert_eq!(Codec::RxAntenna.decode(&[0x00], none), None, "no RX byte");
+        assert_eq!(
+            Codec::RxAntenna.encode(1, none),
+            None,
+            "written with the port"
+        );
         assert_eq!(Codec::RitOffset.encode(10_000, none), None);
         assert_eq!(Codec::RefLevel.encode(-301, none), None);
         assert_eq!(Codec::RefLevel.encode(-53, none), None, "0.5 dB steps");

@@ -160,6 +160,27 @@ pub enum Command {
     },
     /// Read the whole state again.
     Refresh,
+    /// Select the antenna connector of a receiver and, when given, the RX antenna input
+    /// (CI-V `12 <ant> [<rx-ant>]`).
+    SetAntenna {
+        /// The receiver.
+        receiver: Receiver,
+        /// Connector 1 or 2.
+        ant: u8,
+        /// RX antenna input on/off; `None` keeps it.
+        rx_ant: Option<bool>,
+    },
+    /// Read the content of memory channels `first..=last` (CI-V `1A 00`).
+    ListMemories {
+        /// First channel.
+        first: u16,
+        /// Last channel.
+        last: u16,
+    },
+    /// Copy a memory channel into the selected VFO and stay in VFO mode.
+    RecallMemory(u16),
+    /// Write the selected VFO into a memory channel.
+    StoreMemory(u16),
 }
 
 impl Command {

@@ -21,6 +21,19 @@ pub(super) fn freq_bounds(p: &Profile) -> Allowed {
     }
 }
 
+pub(super) fn antenna_label(v: i64) -> String {
+    format!("ANT{v}")
+}
+
+pub(super) fn memory_channels(p: &Profile) -> Allowed {
+    let (min, max) = p.memory.map_or((0, 0), |m| (m.first, m.last));
+    Allowed::Range {
+        min: i64::from(min),
+        max: i64::from(max),
+        step: 1,
+    }
+}
+
 pub(super) fn modes(p: &Profile) -> Allowed {
     Allowed::Names(
         p.modes

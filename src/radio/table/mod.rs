@@ -7,6 +7,7 @@
 //! validation error is `invalid_param` naming the field and what is allowed.
 
 pub mod answer;
+mod builders;
 pub mod catalogue;
 pub mod codec;
 pub mod command;
@@ -55,6 +56,8 @@ vocabulary! {
         Cw = "cw",
         /// Spectrum scope.
         Scope = "scope",
+        /// Memory channels: list, recall, store.
+        Memory = "memory",
     }
 }
 

@@ -1,17 +1,21 @@
 //! The rows of the command table: every command clients may send.
 
 use crate::profile::{Feature, Profile};
+use crate::radio::table::builders::{
+    build_list_memories, build_send_cw, build_set_antenna, build_set_data_mode, build_set_filter,
+    build_set_freq, build_set_mode, channel,
+};
 use crate::radio::table::command::{Command, RateClass, Target};
 use crate::radio::table::domains::{
-    att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters, fixed_edges,
-    freq_bounds, modes, preamp_label, preamp_values, span_label, spans,
+    antenna_label, att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters,
+    fixed_edges, freq_bounds, memory_channels, modes, preamp_label, preamp_values, span_label,
+    spans,
 };
 use crate::radio::table::error::CommandError;
 use crate::radio::table::params::{Args, Domain, ParamKind, ParamSpec};
 use crate::radio::table::settings::SettingId;
 use crate::radio::table::values::{Agc, ScopeSpeed, Tuner};
 use crate::radio::table::{Action, CommandSpec, Group, TargetKind};
-use crate::wire::civ;
 
 const LEVEL: Domain = Domain::Range(0, 255, 1);
 const ON_OFF: Domain = Domain::Any;
@@ -26,68 +30,6 @@ const fn boolean(name: &'static str, required: bool) -> ParamSpec {
 
 const fn string(name: &'static str, required: bool, domain: Domain) -> ParamSpec {
     ParamSpec::new(name, ParamKind::Str, required, domain)
-}
-
-fn ranges(profile: &Profile) -> String {
-    profile
-        .freq_ranges
-        .iter()
-        .map(|r| format!("{}-{}", r.start_hz, r.end_hz))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn build_set_freq(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
-    let hz = a.raw("freq").unwrap_or(-1);
-    if hz < 0 || hz as u64 > civ::MAX_FREQ_HZ || !p.in_range(hz as u64) {
-        return Err(CommandError::param(
-            "freq",
-            format!(
-                "{hz} Hz is outside the {}'s ranges; allowed {} Hz",
-                p.model(),
-                ranges(p)
-            ),
-        ));
-    }
-    Ok(Command::SetFreq {
-        target,
-        hz: hz as u64,
-    })
-}
-
-fn filter_of(a: &Args) -> Option<u8> {
-    a.raw("filter").map(|f| f as u8)
-}
-
-fn build_set_mode(a: &Args, p: &Profile, target: Target) -> Result<Command, CommandError> {
-    let mode = a
-        .raw("mode")
-        .and_then(|code| p.mode_of_code(u8::try_from(code).ok()?))
-        .ok_or_else(|| CommandError::param("mode", "required (a string)"))?;
-    Ok(Command::SetMode {
-        target,
-        mode,
-        filter: filter_of(a),
-    })
-}
-
-fn build_set_filter(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
-    let filter =
-        filter_of(a).ok_or_else(|| CommandError::param("filter", "required (a string)"))?;
-    Ok(Command::SetFilter { target, filter })
-}
-
-fn build_set_data_mode(a: &Args, _: &Profile, target: Target) -> Result<Command, CommandError> {
-    Ok(Command::SetDataMode {
-        target,
-        data: a.raw("data").unwrap_or(0) as u8,
-    })
-}
-
-fn build_send_cw(a: &Args, _: &Profile, _: Target) -> Result<Command, CommandError> {
-    Ok(Command::SendCw(
-        a.str("text").unwrap_or_default().to_ascii_uppercase(),
-    ))
 }
 
 /// True for `set_*` names (the settings class of the rate limit).
@@ -151,7 +93,7 @@ const fn write(
     }
 }
 
-use Group::{Cw, Rx, Scope, Tuning, Tx, Vfo};
+use Group::{Cw, Memory, Rx, Scope, Tuning, Tx, Vfo};
 use TargetKind::{None as Global, Receiver, ScopeReceiver};
 
 /// Every command clients may send.
@@ -342,6 +284,45 @@ pub static COMMANDS: &[CommandSpec] = &[
         &[("hz", SettingId::FilterWidth)],
     )
     .shown("Width", Rx),
+    custom(
+        "set_antenna",
+        "Antenna connector ANT1/ANT2 and the RX antenna input (rx_ant absent: kept)",
+        Some(Feature::Antenna),
+        Receiver,
+        &[
+            int("ant", true, Domain::Range(1, 2, 1))
+                .title("Antenna")
+                .labels_with(antenna_label),
+            boolean("rx_ant", false).title("RX ANT"),
+        ],
+        build_set_antenna,
+        &[("ant", "antenna"), ("rx_ant", "rxAntenna")],
+    )
+    .shown("Antenna", Rx),
+    write(
+        "set_digisel",
+        "DIGI-SEL preselector",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::Digisel)],
+    )
+    .shown("DIGI-SEL", Rx),
+    write(
+        "set_ip_plus",
+        "IP+ (intercept point improvement)",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::IpPlus)],
+    )
+    .shown("IP+", Rx),
+    write(
+        "set_apf",
+        "Audio peak filter (CW)",
+        Receiver,
+        &[boolean("on", true)],
+        &[("on", SettingId::Apf)],
+    )
+    .shown("APF", Cw),
     write(
         "set_split",
         "Split",
@@ -362,7 +343,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         need_one: true,
         ..write(
             "set_rit",
-            "RIT on/off and offset",
+            "RIT on/off and offset (the offset is shared with XIT; offset_hz 0 clears it)",
             Global,
             &[
                 boolean("on", false),
@@ -374,6 +355,22 @@ pub static COMMANDS: &[CommandSpec] = &[
         )
     }
     .shown("RIT", Vfo),
+    CommandSpec {
+        need_one: true,
+        ..write(
+            "set_xit",
+            "XIT (ΔTX) on/off and offset (the offset is RIT's: one offset for both)",
+            Global,
+            &[
+                boolean("on", false),
+                int("offset_hz", false, Domain::Range(-9999, 9999, 1))
+                    .unit("Hz")
+                    .title("Offset"),
+            ],
+            &[("on", SettingId::Xit), ("offset_hz", SettingId::RitOffset)],
+        )
+    }
+    .shown("XIT", Vfo),
     write(
         "set_tuner",
         "Antenna tuner: off, on, or tune now",
@@ -440,6 +437,22 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .shown("Monitor", Tx),
     write(
+        "set_monitor",
+        "Monitor on/off (hearing one's own transmission)",
+        Global,
+        &[boolean("on", true)],
+        &[("on", SettingId::Monitor)],
+    )
+    .shown("Monitor on", Tx),
+    write(
+        "set_vox",
+        "VOX on/off (speech keys the transmitter)",
+        Global,
+        &[boolean("on", true)],
+        &[("on", SettingId::Vox)],
+    )
+    .shown("VOX", Tx),
+    write(
         "set_vox_gain",
         "VOX gain (how readily speech keys the transmitter)",
         Global,
@@ -483,4 +496,37 @@ pub static COMMANDS: &[CommandSpec] = &[
         )
     }
     .shown("Scope", Scope),
+    custom(
+        "list_memories",
+        "Memory channels first..last (at most 10 per call): frequency, mode and name, or empty",
+        Some(Feature::Memory),
+        Global,
+        &[
+            int("first", true, Domain::Profile(memory_channels)).title("First"),
+            int("last", true, Domain::Profile(memory_channels)).title("Last"),
+        ],
+        build_list_memories,
+        &[],
+    )
+    .shown("Memories", Memory),
+    custom(
+        "recall_memory",
+        "Copy a memory channel into the selected VFO (the radio stays in VFO mode)",
+        Some(Feature::Memory),
+        Global,
+        &[int("channel", true, Domain::Profile(memory_channels)).title("Channel")],
+        |a, _, _| Ok(Command::RecallMemory(channel(a))),
+        &[],
+    )
+    .shown("Recall", Memory),
+    custom(
+        "store_memory",
+        "Write the selected VFO (frequency, mode, filter) into a memory channel",
+        Some(Feature::Memory),
+        Global,
+        &[int("channel", true, Domain::Profile(memory_channels)).title("Channel")],
+        |a, _, _| Ok(Command::StoreMemory(channel(a))),
+        &[],
+    )
+    .shown("Store", Memory),
 ];

@@ -53,6 +53,9 @@ pub struct Setting {
     pub event: &'static str,
     /// The key of the value in that event's data (and in command results).
     pub key: &'static str,
+    /// Read by the state fetch (false for settings only sets and transceive reports
+    /// reveal: antenna selection, spec pitfall 23).
+    pub polled: bool,
 }
 
 impl Setting {
@@ -122,7 +125,7 @@ macro_rules! values {
 /// One row of [`SETTINGS`].
 macro_rules! row {
     ($id:ident, $place:ident, $path:expr, $cmd:expr, [$($pre:expr),*], $codec:expr, $feat:ident,
-     $event:literal, $key:literal $(, [$off:expr, $on:expr])?) => {
+     $event:literal, $key:literal $(, [$off:expr, $on:expr])? $(, polled = $polled:literal)?) => {
         Setting {
             id: SettingId::$id,
             cmd: $cmd,
@@ -134,8 +137,11 @@ macro_rules! row {
             path: $path,
             event: $event,
             key: $key,
+            polled: row!(@polled $($polled)?),
         }
     };
+    (@polled) => { true };
+    (@polled $polled:literal) => { $polled };
     (@set) => { None };
     (@set [$off:expr, $on:expr]) => { Some([$off, $on]) };
 }
@@ -147,7 +153,7 @@ macro_rules! settings {
         $block:ident $values:ident $place:ident ($prefix:literal) {
             $($(#[$doc:meta])* $id:ident => $f:ident: $t:ty = $json:literal, $cmd:expr,
               [$($pre:expr),*], $codec:expr, $feat:ident, $event:literal, $key:literal
-              $(, set [$off:expr, $on:expr])?;)*
+              $(, set [$off:expr, $on:expr])? $(, polled = $polled:literal)?;)*
         }
     )*) => {
         /// Every setting the table knows (the closed vocabulary of [`SETTINGS`]).
@@ -159,7 +165,7 @@ macro_rules! settings {
         /// The settings table, indexed by [`SettingId`].
         pub static SETTINGS: &[Setting] = &[
             $($(row!($id, $place, concat!($prefix, $json), $cmd, [$($pre),*], $codec,
-                     $feat, $event, $key $(, [$off, $on])?),)*)*
+                     $feat, $event, $key $(, [$off, $on])? $(, polled = $polled)?),)*)*
         ];
 
         $(values! {
@@ -201,6 +207,17 @@ settings! {
         NotchPosition => notch_position: u16 = "notchPosition", cmd::LEVEL, [level::NOTCH], Level, AutoNotch, "notch_position_changed", "position";
         /// IF filter width, Hz.
         FilterWidth => filter_width: u32 = "filterWidth", cmd::EXT, [cmd::ext::FILTER_WIDTH], Codec::FilterWidth, FilterWidth, "filter_width_changed", "hz";
+        /// DIGI-SEL preselector on.
+        Digisel => digisel: bool = "digisel", cmd::FUNCTION, [function::DIGI_SEL], Flag, Digisel, "digisel_changed", "on";
+        /// IP+ on.
+        IpPlus => ip_plus: bool = "ipPlus", cmd::FUNCTION, [function::IP_PLUS], Flag, IpPlus, "ip_plus_changed", "on";
+        /// Audio peak filter on (a radio with APF widths reports 1..3, all "on").
+        Apf => apf: bool = "apf", cmd::FUNCTION, [function::APF], Codec::Switch { max: 3 }, Apf, "apf_changed", "on";
+        /// Antenna connector 1 or 2 (first byte of `12 <ant> <rx-ant>`; set with `set_antenna`,
+        /// never polled: spec pitfall 23).
+        Antenna => antenna: u8 = "antenna", cmd::ANTENNA, [], Codec::AntennaPort, Antenna, "antenna_changed", "ant", polled = false;
+        /// RX antenna input in use (second byte of `12 <ant> <rx-ant>`).
+        RxAntenna => rx_antenna: bool = "rxAntenna", cmd::ANTENNA, [], Codec::RxAntenna, Antenna, "rx_antenna_changed", "rx_ant", polled = false;
     }
     global GlobalSettings Global ("") {
         /// RF power level 0..255.
@@ -221,12 +238,18 @@ settings! {
         Rit => rit: bool = "rit", cmd::RIT, [rit::ON], Flag, Rit, "rit_changed", "on";
         /// RIT offset, Hz.
         RitOffset => rit_offset_hz: i32 = "ritOffsetHz", cmd::RIT, [rit::OFFSET], Codec::RitOffset, Rit, "rit_offset_changed", "offset_hz";
+        /// XIT (∆TX) on; its offset is the RIT offset.
+        Xit => xit: bool = "xit", cmd::RIT, [rit::DELTA_TX], Flag, Xit, "xit_changed", "on";
         /// Antenna tuner.
         Tuner => tuner: Tuner = "tuner", cmd::TX, [tx::TUNER], Codec::Byte { max: 2 }, Tuner, "tuner_changed", "state";
         /// Monitor gain 0..255 (hearing one's own transmission).
         MonitorGain => monitor_gain: u16 = "monitorGain", cmd::LEVEL, [level::MONITOR], Level, Tx, "monitor_gain_changed", "level";
         /// VOX gain 0..255.
         VoxGain => vox_gain: u16 = "voxGain", cmd::LEVEL, [level::VOX], Level, Tx, "vox_gain_changed", "level";
+        /// Monitor on (hearing one's own transmission).
+        Monitor => monitor: bool = "monitor", cmd::FUNCTION, [function::MONITOR], Flag, Tx, "monitor_changed", "on";
+        /// VOX on.
+        Vox => vox: bool = "vox", cmd::FUNCTION, [function::VOX], Flag, Tx, "vox_changed", "on";
     }
     scope ScopeSettings ScopeReceiver ("scope.") {
         /// Scope mode: 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
@@ -244,10 +267,11 @@ settings! {
     }
 }
 
-/// The setting a frame's `cmd` and data (after any command-29 prefix) belong to, with the
-/// scope receiver byte (for [`Place::ScopeReceiver`]) and the value bytes.
-pub fn lookup(cmd: u8, data: &[u8]) -> Option<(&'static Setting, Option<u8>, &[u8])> {
-    SETTINGS.iter().find_map(|s| {
+/// The settings a frame's `cmd` and data (after any command-29 prefix) carry (one, or
+/// several sharing a frame: `12 <ant> <rx-ant>`), each with the scope receiver byte (for
+/// [`Place::ScopeReceiver`]) and the value bytes.
+pub fn lookup(cmd: u8, data: &[u8]) -> impl Iterator<Item = (&'static Setting, Option<u8>, &[u8])> {
+    SETTINGS.iter().filter_map(move |s| {
         if s.cmd != cmd {
             return None;
         }
@@ -279,8 +303,17 @@ mod tests {
                 data.push(0);
             }
             data.push(0);
-            let (found, _, _) = lookup(s.cmd, &data).unwrap();
-            assert_eq!(found.id, s.id);
+            let found: Vec<_> = lookup(s.cmd, &data).map(|(f, _, _)| f.id).collect();
+            assert!(found.contains(&s.id), "{:?}", s.id);
+            // rows sharing a frame have the same command and prefix
+            for id in found {
+                assert_eq!(
+                    Setting::of(id).prefix,
+                    s.prefix,
+                    "{id:?} shadows {:?}",
+                    s.id
+                );
+            }
         }
     }
 }

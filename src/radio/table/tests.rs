@@ -475,3 +475,69 @@ fn every_row_has_the_label_and_group_of_its_control_in_the_catalogue() {
         "0..255 is shown as a level"
     );
 }
+
+#[test]
+fn the_controls_of_issue_19_parse_where_the_profile_has_them() {
+    assert_eq!(
+        writes(&parse_on("ic705", "set_xit", json!({"on": true, "offset_hz": -20})).unwrap()),
+        vec![
+            (SettingId::Xit, Some(Receiver::Main), 1),
+            (SettingId::RitOffset, Some(Receiver::Main), -20)
+        ]
+    );
+    assert_eq!(
+        writes(&parse_on("ic7610", "set_rit", json!({"offset_hz": 0})).unwrap()),
+        vec![(SettingId::RitOffset, Some(Receiver::Main), 0)],
+        "the RIT/XIT clear"
+    );
+    assert_eq!(
+        parse_on("ic7610", "set_antenna", json!({"ant": 2, "vfo": "SUB"})).unwrap(),
+        Command::SetAntenna {
+            receiver: Receiver::Sub,
+            ant: 2,
+            rx_ant: None
+        }
+    );
+    assert_eq!(
+        writes(&parse_on("ic7610", "set_digisel", json!({"on": true, "receiver": 1})).unwrap()),
+        vec![(SettingId::Digisel, Some(Receiver::Sub), 1)]
+    );
+    assert_eq!(
+        parse_on("ic7610", "list_memories", json!({"first": 90, "last": 99})).unwrap(),
+        Command::ListMemories {
+            first: 90,
+            last: 99
+        }
+    );
+    assert_eq!(
+        parse_on("ic7610", "store_memory", json!({"channel": 1})).unwrap(),
+        Command::StoreMemory(1)
+    );
+    for (model, name) in [
+        ("ic7100", "set_xit"),
+        ("ic7100", "set_apf"),
+        ("ic705", "set_antenna"),
+        ("ic9700", "set_digisel"),
+        ("ic705", "set_ip_plus"),
+        ("ic9700", "recall_memory"),
+    ] {
+        let e = parse_on(model, name, json!({})).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotSupported, "{model} {name}");
+    }
+}
+
+#[test]
+fn memory_ranges_and_list_sizes_are_checked() {
+    let msg = |name: &str, params: Value| {
+        let e = parse_on("ic7610", name, params).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidParam, "{name}");
+        e.message
+    };
+    assert!(msg("list_memories", json!({"first": 1, "last": 11})).contains("at most 10"));
+    assert!(msg("list_memories", json!({"first": 5, "last": 4})).contains("below first"));
+    assert!(msg("list_memories", json!({"first": 0, "last": 3})).contains("1..99"));
+    assert!(msg("list_memories", json!({"first": 1})).contains("last"));
+    assert!(msg("recall_memory", json!({"channel": 100})).contains("1..99"));
+    assert!(msg("store_memory", json!({"channel": "5"})).contains("channel"));
+    assert!(msg("set_antenna", json!({"ant": 0})).contains("1..2"));
+}

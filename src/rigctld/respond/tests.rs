@@ -126,6 +126,7 @@ fn levels_and_functions_from_the_state() {
         "RPRT -11\n",
         "the IC-7100 profile has no tuner"
     );
+    assert_eq!(get("ic7100", &ic705(), "u XIT"), "RPRT -11\n", "nor XIT");
     let l = levels::level("STRENGTH").unwrap();
     assert!(matches!(
         run("ic7610", &r, &Overlay::default(), "l STRENGTH"),
@@ -226,6 +227,18 @@ fn sets_become_command_table_commands() {
     assert_eq!(
         steps("ic7610", &r, "U TUNER 1"),
         vec![("set_tuner", json!({"state": "on"}))]
+    );
+    assert_eq!(
+        steps("ic7610", &r, "U XIT 1"),
+        vec![("set_xit", json!({"on": true}))]
+    );
+    assert_eq!(
+        steps("ic7610", &r, "U VOX 0"),
+        vec![("set_vox", json!({"on": false}))]
+    );
+    assert_eq!(
+        steps("ic7610", &r, "U APF 1"),
+        vec![("set_apf", json!({"on": true, "receiver": 0}))]
     );
     assert_eq!(steps("ic7610", &r, "G XCHG"), vec![("vfo_swap", json!({}))]);
 }

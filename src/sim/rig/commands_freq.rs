@@ -82,7 +82,7 @@ impl SimRig {
         true
     }
 
-    fn selected(&self) -> Slot {
+    pub(super) fn selected(&self) -> Slot {
         self.state.selected_slot(self.scheme())
     }
 
@@ -98,7 +98,7 @@ impl SimRig {
     }
 
     /// The selected slot's frequency and mode broadcast after a change by `00` / `01`.
-    fn announce_selected(&mut self, freq_changed: bool, mode_changed: bool) {
+    pub(super) fn announce_selected(&mut self, freq_changed: bool, mode_changed: bool) {
         let Some(v) = self.state.vfo(self.selected()).copied() else {
             return;
         };
@@ -263,11 +263,12 @@ impl SimRig {
         }
     }
 
-    /// `07 …`: VFO / receiver selection, swap, equalize, dual watch.
+    /// `07 …`: VFO mode (a bare `07`), VFO / receiver selection, swap, equalize, dual
+    /// watch.
     pub(super) fn cmd_vfo(&mut self, data: &[u8]) -> Reply {
         let main_sub = self.scheme() == VfoScheme::MainSub && self.receivers() == 2;
         if data.is_empty() {
-            return Reply::Ack;
+            return self.vfo_mode();
         }
         let scheme = &self.profile.vfo;
         if data == scheme.select_main.as_slice() || data == scheme.select_sub.as_slice() {

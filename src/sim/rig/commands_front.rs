@@ -12,6 +12,14 @@ use crate::wire::civ::cmd::{self, antenna, function, tone};
 /// band and no `12`.
 const ANTENNA_MODELS: &[&str] = &["IC-7610"];
 
+/// `16 xx` functions only some models have (the others answer `FA`): DIGI-SEL and IP+
+/// (IC-7610; spec §4.5, the IC-705 has no `16 4E`), APF (not the IC-7100).
+const MODEL_FUNCTIONS: &[(u8, &[&str])] = &[
+    (function::DIGI_SEL, &["IC-7610"]),
+    (function::IP_PLUS, &["IC-7610"]),
+    (function::APF, &["IC-7610", "IC-705", "IC-9700"]),
+];
+
 impl SimRig {
     /// `12 [<ant> [<rx-ant>]]`: antenna select (IC-7610, per receiver). A bare `12` reads
     /// `12 <ant> <rx-ant>`; `12 <ant>` selects the antenna and keeps the RX antenna (it
@@ -119,6 +127,13 @@ impl SimRig {
         let Some(&(_, per_rx, max, default)) = FUNCTIONS.iter().find(|f| f.0 == sub) else {
             return Reply::Nak;
         };
+        let model = self.profile.model();
+        if MODEL_FUNCTIONS
+            .iter()
+            .any(|(f, models)| *f == sub && !models.contains(&model))
+        {
+            return Reply::Nak;
+        }
         let map = if per_rx {
             match self.state.receivers.get_mut(rx) {
                 Some(r) => &mut r.functions,

@@ -24,6 +24,7 @@ impl SimRig {
             return Reply::Nak;
         };
         match sub {
+            ext::MEMORY_CONTENT => self.cmd_memory_content(rest),
             ext::BAND_STACK => self.cmd_bsr(rest),
             ext::FILTER_WIDTH => self.cmd_filter_width(target, rest),
             ext::AGC_TIME | ext::AF_MUTE => self.cmd_rx_setting(target, sub, rest),

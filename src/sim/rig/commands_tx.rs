@@ -117,7 +117,8 @@ impl SimRig {
     }
 
     /// `21 00|01|02 …`: RIT offset (`<lo> <hi> <sign>`: 4 BCD digits, low byte first,
-    /// sign 00 + / 01 −, so ±9999 Hz), RIT on/off, ∆TX on/off.
+    /// sign 00 + / 01 −, so ±9999 Hz), RIT on/off, ∆TX on/off (models whose profile has
+    /// `xit`).
     pub(super) fn cmd_rit(&mut self, data: &[u8]) -> Reply {
         if !self.profile.has_feature(crate::profile::Feature::Rit) {
             return Reply::Nak;
@@ -125,7 +126,9 @@ impl SimRig {
         let Some((&sub, rest)) = data.split_first() else {
             return Reply::Nak;
         };
+        let xit = self.profile.has_feature(crate::profile::Feature::Xit);
         match (sub, rest) {
+            (rit::DELTA_TX, _) if !xit => Reply::Nak,
             (rit::OFFSET, []) => {
                 let v = self.state.rit_hz.unsigned_abs();
                 let sign = u8::from(self.state.rit_hz < 0);

@@ -21,6 +21,7 @@ mod commands_misc;
 mod commands_scope;
 mod commands_tx;
 mod cw;
+mod memory;
 mod menu;
 mod meters;
 mod panel;
@@ -39,6 +40,8 @@ mod tests_cw;
 #[cfg(test)]
 mod tests_freq;
 #[cfg(test)]
+mod tests_memory;
+#[cfg(test)]
 mod tests_misc;
 #[cfg(test)]
 mod tests_power;
@@ -47,6 +50,7 @@ mod tests_scope;
 #[cfg(test)]
 mod tests_transceive;
 
+pub use memory::MemoryBank;
 pub use panel::{Knob, PanelAction, ScopeSetting, Switch, TunerState};
 pub use state::{
     BsrBand, BsrEntry, CwKeying, ReceiverState, RigSnapshot, RigState, ScopeRx, ScopeState,
@@ -351,6 +355,9 @@ impl SimRig {
             cmd::SET_FREQ => self.cmd_set_freq(data),
             cmd::SET_MODE => self.cmd_set_mode(data),
             cmd::VFO => self.cmd_vfo(data),
+            cmd::MEMORY_SELECT => self.cmd_memory_select(data),
+            cmd::MEMORY_WRITE => self.cmd_memory_write(data),
+            cmd::MEMORY_TO_VFO => self.cmd_memory_to_vfo(data),
             cmd::SPLIT => self.cmd_split(data),
             cmd::TUNING_STEP => self.cmd_tuning_step(data),
             cmd::ATTENUATOR => self.cmd_att(target, data),

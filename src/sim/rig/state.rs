@@ -169,6 +169,8 @@ pub struct RigState {
     pub transceive: bool,
     /// Band stacking registers.
     pub bsr: Vec<BsrBand>,
+    /// Memory channels.
+    pub memory: super::memory::MemoryBank,
     /// Scope settings.
     pub scope: ScopeState,
     /// RIT offset, Hz (−9999..=9999).
@@ -417,6 +419,7 @@ impl RigState {
             menu: BTreeMap::new(),
             transceive,
             bsr,
+            memory: super::memory::MemoryBank::new(profile),
             scope: ScopeState {
                 display: true,
                 output: false,

@@ -16,8 +16,16 @@ pub const READ_MODE: u8 = 0x04;
 pub const SET_FREQ: u8 = 0x05;
 /// Set the operating mode (and filter).
 pub const SET_MODE: u8 = 0x06;
-/// VFO / receiver selection, swap, equalize, dual watch ([`vfo`]).
+/// VFO / receiver selection, swap, equalize, dual watch ([`vfo`]); a bare `07` selects
+/// VFO mode.
 pub const VFO: u8 = 0x07;
+/// Memory: a bare `08` selects memory mode, `08 <channel×2>` selects the memory channel
+/// (2-byte big-endian BCD, `00 01` = channel 1).
+pub const MEMORY_SELECT: u8 = 0x08;
+/// Memory write: the selected VFO into the selected memory channel.
+pub const MEMORY_WRITE: u8 = 0x09;
+/// Memory to VFO: the selected memory channel into the selected VFO.
+pub const MEMORY_TO_VFO: u8 = 0x0A;
 /// Scan.
 pub const SCAN: u8 = 0x0E;
 /// Split off/on; read.
@@ -211,6 +219,8 @@ pub mod ext {
     pub const MENU: u8 = 0x05;
     /// DATA mode: `1A 06 <data> [<filter>]`.
     pub const DATA_MODE: u8 = 0x06;
+    /// Memory content: `1A 00 <channel×2> [<content>]` (`FF` for an empty channel).
+    pub const MEMORY_CONTENT: u8 = 0x00;
     /// AF mute of a receiver (IC-7610: a command-29 route).
     pub const AF_MUTE: u8 = 0x09;
     /// Band-stack register "latest" (the first of three).

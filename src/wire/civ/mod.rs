@@ -5,6 +5,7 @@ mod bcd;
 pub mod cmd;
 mod filter_width;
 mod frame;
+pub mod memory;
 mod mode;
 mod receiver;
 

@@ -5,6 +5,7 @@
 
 mod commands;
 mod link;
+mod memory;
 mod ptt_truth;
 mod safety;
 mod vfo;
