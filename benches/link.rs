@@ -19,6 +19,7 @@ use rigweb::profile::ProfileRegistry;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::executor::ExecutorConfig;
 use rigweb::radio::service::{Radio, RadioConfig};
+use rigweb::wire::civ::Receiver;
 use support::*;
 
 fn radio_for(port: u16) -> Radio {
@@ -76,7 +77,7 @@ fn main() {
         let t = Instant::now();
         radio
             .execute(Command::SetFreq {
-                target: Target::Receiver(0),
+                target: Target::Receiver(Receiver::Main),
                 hz,
             })
             .expect("set_freq");

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 use rigweb::app::{Running, Tuning};
 use rigweb::config::ServeConfig;
+use rigweb::radio::answer::Answer;
 use rigweb::radio::command::Command;
 use rigweb::radio::events::RadioEvent;
 use rigweb::radio::state::{StateChange, StateSink};
@@ -176,7 +177,9 @@ fn main() {
         let res = r.app.radio.execute(Command::Ptt(true));
         let took = t.elapsed();
         match &res {
-            Ok(v) if v["readBack"] == true => confirmed += 1,
+            Ok(Answer::Ptt {
+                read_back: Some(_), ..
+            }) => confirmed += 1,
             Ok(_) => plain.push(took),
             Err(_) => refused += 1,
         }

@@ -203,9 +203,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
     let mut ctx = AppCtx::new(radio.clone(), meters, web_cfg);
     ctx.station = station;
     let app = Arc::new(ctx);
-    radio
-        .store()
-        .subscribe(Arc::new(PttWatcher(Arc::downgrade(&app))));
+    radio.watch(Arc::new(PttWatcher(Arc::downgrade(&app))));
     // the bridge's TX audio switches the MOD input to LAN as web TX audio does
     let weak = Arc::downgrade(&app);
     let bridge = Arc::new(AudioBridge::new(

@@ -15,6 +15,7 @@ use rigweb::radio::error::ErrorCode;
 use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::faults::FaultConfig;
 use rigweb::sim::rig::PanelAction;
+use rigweb::wire::civ::Receiver;
 use rigweb::wire::lan::Port;
 
 const READY: Duration = Duration::from_secs(10);
@@ -38,7 +39,7 @@ fn every_command_succeeds_at_ten_percent_loss() {
         let hz = 14_000_000 + i * 100;
         radio
             .execute(Command::SetFreq {
-                target: Target::Receiver(0),
+                target: Target::Receiver(Receiver::Main),
                 hz,
             })
             .unwrap_or_else(|e| panic!("command {i} failed: {e}"));
@@ -46,7 +47,7 @@ fn every_command_succeeds_at_ten_percent_loss() {
             radio
                 .execute(Command::write(
                     SettingId::Power,
-                    0,
+                    Receiver::Main,
                     i64::from((i % 255) as u8),
                 ))
                 .unwrap();
@@ -114,7 +115,7 @@ fn survives_a_simulator_restart() {
     );
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz: 21_074_000,
         })
         .unwrap();
@@ -133,7 +134,11 @@ fn in_process_restart_with_new_ids_reconnects() {
         .read(|c| c.connection.radio_ready)));
     wait_ready(&radio, Duration::from_secs(15));
     radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(5)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(5),
+        ))
         .unwrap();
     radio.shutdown();
 }
@@ -232,7 +237,11 @@ fn wrong_credentials_are_a_clear_permanent_error() {
         "no retry after a permanent failure"
     );
     let e = radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(1)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(1),
+        ))
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioUnavailable);
     radio.shutdown();
@@ -313,7 +322,7 @@ fn hostile_datagrams_to_the_simulator_are_counted_and_ignored() {
     }
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz: 10_120_000,
         })
         .unwrap();
@@ -342,7 +351,7 @@ fn hostile_datagrams_from_the_radio_address_do_not_wedge_the_client() {
     for hz in [3_573_000u64, 3_574_000] {
         radio
             .execute(Command::SetFreq {
-                target: Target::Receiver(0),
+                target: Target::Receiver(Receiver::Main),
                 hz,
             })
             .unwrap();
@@ -356,7 +365,7 @@ fn hostile_datagrams_from_the_radio_address_do_not_wedge_the_client() {
     for i in 0..20u64 {
         radio
             .execute(Command::SetFreq {
-                target: Target::Receiver(0),
+                target: Target::Receiver(Receiver::Main),
                 hz: 7_000_000 + i,
             })
             .unwrap();
@@ -377,14 +386,22 @@ fn injected_naks_surface_as_radio_rejected_and_nothing_else_breaks() {
     });
     std::thread::sleep(Duration::from_millis(50));
     let e = radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(77)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(77),
+        ))
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioRejected);
     assert!(e.message.contains("NAK"), "{e}");
     sim.set_faults(FaultConfig::default());
     std::thread::sleep(Duration::from_millis(50));
     radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(77)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(77),
+        ))
         .unwrap();
     radio.shutdown();
 }
@@ -401,7 +418,11 @@ fn streams_closed_by_the_radio_are_requested_again() {
     wait_ready(&radio, READY);
     assert!(sim.stats().streams_granted >= 2, "{:?}", sim.stats());
     radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(12)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(12),
+        ))
         .unwrap();
     radio.shutdown();
 }

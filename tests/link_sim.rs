@@ -8,12 +8,15 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use rigweb::hub::LatestWins;
+use rigweb::radio::answer::Answer;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
-use rigweb::radio::meters::MeterKind;
 use rigweb::radio::table::settings::SettingId;
 use rigweb::sim::rig::PanelAction;
+use rigweb::web::answer::result_json;
 use rigweb::wire::civ::Mode;
+use rigweb::wire::civ::Receiver;
+use rigweb::wire::meter::MeterKind;
 use serde_json::json;
 
 const READY: Duration = Duration::from_secs(10);
@@ -32,42 +35,48 @@ fn ic7610_every_command_reaches_the_radio() {
     let radio = start_radio("ic7610", &sim);
     wait_ready(&radio, READY);
 
-    let r = radio
-        .execute(Command::SetFreq {
-            target: Target::Receiver(0),
-            hz: 14_074_000,
-        })
-        .unwrap();
+    let r = result_json(
+        &radio
+            .execute(Command::SetFreq {
+                target: Target::Receiver(Receiver::Main),
+                hz: 14_074_000,
+            })
+            .unwrap(),
+    );
     assert_eq!(r, json!({"vfo": "MAIN", "freq": 14_074_000}));
     assert_eq!(freq(&sim, 0), 14_074_000);
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             hz: 7_074_000,
         })
         .unwrap();
     assert_eq!(sub_freq(&sim), 7_074_000);
     radio
         .execute(Command::SetMode {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             mode: Mode::Cw,
             filter: Some(2),
         })
         .unwrap();
     radio
         .execute(Command::SetFilter {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             filter: 3,
         })
         .unwrap();
     radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(200)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(200),
+        ))
         .unwrap();
     radio
-        .execute(Command::write(SettingId::Att, 1, 12))
+        .execute(Command::write(SettingId::Att, Receiver::Sub, 12))
         .unwrap();
     radio
-        .execute(Command::write(SettingId::Preamp, 0, 2))
+        .execute(Command::write(SettingId::Preamp, Receiver::Main, 2))
         .unwrap();
     let snap = sim.snapshot().unwrap();
     assert_eq!(
@@ -91,21 +100,25 @@ fn ic7610_every_command_reaches_the_radio() {
 
     radio.execute(Command::Ptt(true)).unwrap();
     assert!(sim.snapshot().unwrap().ptt);
-    let m = radio
-        .execute(Command::ReadMeters(vec![MeterKind::Power, MeterKind::Swr]))
-        .unwrap();
+    let m = result_json(
+        &radio
+            .execute(Command::ReadMeters(vec![MeterKind::Power, MeterKind::Swr]))
+            .unwrap(),
+    );
     assert!(
         m["power"].as_u64().unwrap() > 0,
         "Po rises while transmitting: {m}"
     );
     radio.execute(Command::Ptt(false)).unwrap();
     assert!(!sim.snapshot().unwrap().ptt);
-    let m = radio
-        .execute(Command::ReadMeters(vec![
-            MeterKind::Smeter,
-            MeterKind::SmeterSub,
-        ]))
-        .unwrap();
+    let m = result_json(
+        &radio
+            .execute(Command::ReadMeters(vec![
+                MeterKind::Smeter,
+                MeterKind::SmeterSub,
+            ]))
+            .unwrap(),
+    );
     assert!(
         m.get("smeter").is_some() && m.get("smeter_sub").is_some(),
         "{m}"
@@ -123,20 +136,20 @@ fn ic7610_every_command_reaches_the_radio() {
     assert_eq!(st.sub.as_ref().unwrap().freq_hz, st.main.freq_hz);
 
     // set_band: a register recall, then an unknown code acknowledged without retuning
-    let r = radio.execute(Command::SetBand(0x03)).unwrap();
+    let r = result_json(&radio.execute(Command::SetBand(0x03)).unwrap());
     assert_eq!(r["source"], "bsr");
     assert!(
         (7_000_000..=7_300_000).contains(&radio.store().read(|c| c.radio.main.freq_hz).unwrap())
     );
     let before = radio.store().read(|c| c.radio.main.freq_hz);
-    let r = radio.execute(Command::SetBand(0x42)).unwrap();
+    let r = result_json(&radio.execute(Command::SetBand(0x42)).unwrap());
     assert_eq!(r, json!({"band": 0x42, "source": "none", "retuned": false}));
     assert_eq!(radio.store().read(|c| c.radio.main.freq_hz), before);
 
     // NAK surfaces as radio_rejected (frequency outside the radio's ranges)
     let e = radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz: 1_000,
         })
         .unwrap_err();
@@ -145,7 +158,11 @@ fn ic7610_every_command_reaches_the_radio() {
     radio.execute(Command::Power(false)).unwrap();
     assert!(!sim.snapshot().unwrap().powered);
     let e = radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(10)))
+        .execute(Command::write(
+            SettingId::Power,
+            Receiver::Main,
+            i64::from(10),
+        ))
         .unwrap_err();
     assert_eq!(e.code, ErrorCode::RadioUnavailable);
     assert_eq!(
@@ -172,16 +189,16 @@ fn set_band_falls_back_to_the_profile_default() {
     cfg.profile = custom;
     let radio = rigweb::radio::service::Radio::start(cfg).unwrap();
     wait_ready(&radio, READY);
-    let r = radio.execute(Command::SetBand(0x11)).unwrap();
+    let r = result_json(&radio.execute(Command::SetBand(0x11)).unwrap());
     assert_eq!(r["source"], "bsr", "WFM has a register on the radio");
     assert!(
         (74_800_000..=108_000_000).contains(&radio.store().read(|c| c.radio.main.freq_hz).unwrap())
     );
-    let r = radio.execute(Command::SetBand(0x12)).unwrap();
+    let r = result_json(&radio.execute(Command::SetBand(0x12)).unwrap());
     assert_eq!(r["source"], "default", "{r}");
     assert_eq!(r["freq"], 121_500_000);
     assert_eq!(freq(&sim, 0), 121_500_000);
-    let r = radio.execute(Command::SetBand(0x77)).unwrap();
+    let r = result_json(&radio.execute(Command::SetBand(0x77)).unwrap());
     assert_eq!(
         r["retuned"], false,
         "neither the radio nor the profile knows 0x77"
@@ -206,7 +223,7 @@ fn set_band_leaves_the_radio_alone_for_a_code_the_profile_lacks() {
     let radio = rigweb::radio::service::Radio::start(cfg).unwrap();
     wait_ready(&radio, READY);
     let before = freq(&sim, 0);
-    let r = radio.execute(Command::SetBand(0x11)).unwrap();
+    let r = result_json(&radio.execute(Command::SetBand(0x11)).unwrap());
     assert_eq!(r, json!({"band": 0x11, "source": "none", "retuned": false}));
     assert_eq!(freq(&sim, 0), before);
     radio.shutdown();
@@ -247,7 +264,7 @@ fn ic9700_sub_receiver_without_command_29() {
     let radio = start_radio("ic9700", &sim);
     wait_ready(&radio, READY);
     radio
-        .execute(Command::write(SettingId::Att, 1, 10))
+        .execute(Command::write(SettingId::Att, Receiver::Sub, 10))
         .unwrap();
     let snap = sim.snapshot().unwrap();
     assert_eq!(snap.receivers[1].att_db, 10);
@@ -257,7 +274,7 @@ fn ic9700_sub_receiver_without_command_29() {
     );
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             hz: 435_000_000,
         })
         .unwrap();
@@ -361,7 +378,7 @@ fn tx_audio_is_framed_into_20ms_blocks_and_reaches_the_radio_while_transmitting(
     let e = radio.send_tx_audio(&[0; 960]).unwrap_err();
     assert_eq!(e.code, ErrorCode::PttRequired);
     // the IC-7610 transmits LAN audio only with the MOD input of DATA OFF on LAN
-    let before = radio.execute(Command::ReadModInput).unwrap();
+    let before = result_json(&radio.execute(Command::ReadModInput).unwrap());
     assert_eq!(before["data_mode"], 0, "{before}");
     radio
         .execute(Command::SetModInput {
@@ -369,7 +386,13 @@ fn tx_audio_is_framed_into_20ms_blocks_and_reaches_the_radio_while_transmitting(
             value: 5,
         })
         .unwrap();
-    assert_eq!(radio.execute(Command::ReadModInput).unwrap()["value"], 5);
+    assert_eq!(
+        radio.execute(Command::ReadModInput).unwrap(),
+        Answer::ModInput {
+            data_mode: 0,
+            value: 5
+        }
+    );
     radio.execute(Command::Ptt(true)).unwrap();
     radio.start_tx_audio();
     // one second of a 1 kHz tone in uneven pieces: 50 blocks of 960 samples

@@ -24,12 +24,14 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use rigweb::lan::link::LinkState;
+use rigweb::radio::answer::Answer;
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
-use rigweb::radio::meters::MeterKind;
 use rigweb::radio::service::Radio;
 use rigweb::radio::table::settings::SettingId;
+use rigweb::wire::civ;
 use rigweb::wire::civ::Mode;
+use rigweb::wire::meter::MeterKind;
 use serde_json::{Value, json};
 
 const READY: Duration = Duration::from_secs(10);
@@ -257,7 +259,7 @@ fn mock_sets_reach_the_radio() {
     wait_ready(&radio, READY);
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(civ::Receiver::Main),
             hz: 7_074_000,
         })
         .expect("set freq");
@@ -268,7 +270,7 @@ fn mock_sets_reach_the_radio() {
     );
     radio
         .execute(Command::SetMode {
-            target: Target::Receiver(0),
+            target: Target::Receiver(civ::Receiver::Main),
             mode: Mode::Cw,
             filter: Some(2),
         })
@@ -276,19 +278,23 @@ fn mock_sets_reach_the_radio() {
     assert!(mock.wait_state("mode", json!(3)), "{}", mock.state());
     assert_eq!(mock.state()["filter"], 2);
     radio
-        .execute(Command::write(SettingId::Power, 0, i64::from(128)))
+        .execute(Command::write(
+            SettingId::Power,
+            civ::Receiver::Main,
+            i64::from(128),
+        ))
         .expect("set power");
     assert!(mock.wait_state("power", json!(128)), "{}", mock.state());
     radio
-        .execute(Command::write(SettingId::Att, 0, 6))
+        .execute(Command::write(SettingId::Att, civ::Receiver::Main, 6))
         .expect("set att (29 00 11)");
     assert!(mock.wait_state("att", json!(6)), "{}", mock.state());
     radio
-        .execute(Command::write(SettingId::Att, 0, 0))
+        .execute(Command::write(SettingId::Att, civ::Receiver::Main, 0))
         .expect("att off");
     assert!(mock.wait_state("att", json!(0)));
     radio
-        .execute(Command::write(SettingId::Preamp, 0, 1))
+        .execute(Command::write(SettingId::Preamp, civ::Receiver::Main, 1))
         .expect("set preamp (29 00 16 02)");
     assert!(mock.wait_state("preamp", json!(1)), "{}", mock.state());
     let st = radio.store().read(|c| c.radio.clone());
@@ -324,9 +330,9 @@ fn mock_nak_is_radio_rejected_and_meters_read() {
         .execute(Command::ReadMeters(vec![MeterKind::Smeter, MeterKind::Swr]))
         .expect("meters");
     assert_eq!(
-        (&m["smeter"], &m["swr"]),
-        (&json!(120), &json!(10)),
-        "the mock's S-meter and SWR: {m}"
+        m,
+        Answer::Meters(vec![(MeterKind::Smeter, 120), (MeterKind::Swr, 10)]),
+        "the mock's S-meter and SWR"
     );
     assert!(ready(&radio), "a NAK does not cost readiness");
     mock.assert_clean();
@@ -342,7 +348,7 @@ fn mock_slow_radio_answers_after_300_ms() {
     wait_ready(&radio, Duration::from_secs(40));
     radio
         .execute(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(civ::Receiver::Main),
             hz: 21_074_000,
         })
         .expect("set freq");
@@ -354,7 +360,7 @@ fn mock_slow_radio_answers_after_300_ms() {
     let m = radio
         .execute(Command::ReadMeters(vec![MeterKind::Smeter]))
         .expect("meters");
-    assert_eq!(m["smeter"], 120, "{m}");
+    assert_eq!(m, Answer::Meters(vec![(MeterKind::Smeter, 120)]));
     mock.assert_clean();
     radio.shutdown();
 }

@@ -169,7 +169,7 @@ fn state_fields_and_etag() {
         .radio
         .execute(rigweb::radio::command::Command::write(
             rigweb::radio::table::settings::SettingId::Power,
-            0,
+            rigweb::wire::civ::Receiver::Main,
             i64::from(33),
         ))
         .unwrap();

@@ -297,7 +297,7 @@ fn a_client_that_does_not_read_is_closed_and_nobody_else_suffers() {
             .radio
             .execute(rigweb::radio::command::Command::write(
                 rigweb::radio::table::settings::SettingId::Power,
-                0,
+                rigweb::wire::civ::Receiver::Main,
                 i64::from((i % 250) as u8),
             ))
             .unwrap();

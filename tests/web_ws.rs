@@ -129,7 +129,7 @@ fn deltas_carry_only_changed_leaves() {
         .radio
         .execute(rigweb::radio::command::Command::write(
             rigweb::radio::table::settings::SettingId::Power,
-            0,
+            rigweb::wire::civ::Receiver::Main,
             i64::from(42),
         ))
         .unwrap();
@@ -487,7 +487,7 @@ fn subscriptions_do_not_survive_a_reconnect() {
         .radio
         .execute(rigweb::radio::command::Command::write(
             rigweb::radio::table::settings::SettingId::Power,
-            0,
+            rigweb::wire::civ::Receiver::Main,
             i64::from(7),
         ))
         .unwrap();

@@ -507,13 +507,13 @@ fn civ_frames_split_and_cmd29() {
         (0x98, 0xE0, 0x18, &[1u8][..])
     );
     // cmd29: read SUB ATT `29 01 11` and its wrapped reply
-    let req = Frame::new(0x98, 0xE0, 0x11, &[]).wrap_receiver(1);
+    let req = Frame::new(0x98, 0xE0, 0x11, &[]).wrap_receiver(civ::Receiver::Sub);
     assert_eq!(req.emit(), hex("FE FE 98 E0 29 01 11 FD"));
     let reply = Frame::parse(&hex("FE FE E0 98 29 01 11 06 FD")).unwrap();
     let (rx, inner) = reply.unwrap_receiver().unwrap();
     assert_eq!(
         (rx, inner.cmd, inner.data.as_slice()),
-        (1, 0x11, &[0x06u8][..])
+        (civ::Receiver::Sub, 0x11, &[0x06u8][..])
     );
     // too short, unterminated
     assert!(Frame::parse(&hex("FE FE 98 FD")).is_err());

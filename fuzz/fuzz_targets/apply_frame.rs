@@ -89,8 +89,9 @@ fn check_state(p: &Profile, before: &StateContent, c: &StateContent, f: &Frame) 
     );
     assert_eq!(s.main.vfo_a.is_some(), b.main.vfo_a.is_some());
     assert_eq!(s.main.vfo_b.is_some(), b.main.vfo_b.is_some());
+    // (the scope's receiver is a Receiver: MAIN or SUB by its type)
     assert!(
-        s.scope.receiver <= 1 && s.scope.settings.mode.is_none_or(|m| m <= 3),
+        s.scope.settings.mode.is_none_or(|m| m <= 3),
         "scope settings"
     );
     let cands = bcd_freq_candidates(&f.data);

@@ -1,4 +1,4 @@
-//! `audio_codec`: the LAN audio codecs `radio::audio::decode` / `encode` (the radio's
+//! `audio_codec`: the LAN audio codecs `radio::engine::tx_audio::decode` / `encode` (the radio's
 //! RX audio, TX audio from the browser, the simulator's TX input) for every codec byte
 //! 0..=255 (the first input byte) on the rest of the input, plus `block_bytes` and the
 //! `dsp::reframe::Reframer` for the codec and a sample rate taken from the input.

@@ -31,8 +31,8 @@ fn check_target(t: Target, p: &Profile) {
     match (p.vfo.scheme, t) {
         (VfoScheme::Ab, Target::Vfo(v)) => assert!(v <= 1, "VFO {v}"),
         (VfoScheme::Ab, Target::SelectedVfo) => {}
-        (VfoScheme::MainSub, Target::Receiver(0)) => {}
-        (VfoScheme::MainSub, Target::Receiver(1)) => {
+        (VfoScheme::MainSub, Target::Receiver(civ::Receiver::Main)) => {}
+        (VfoScheme::MainSub, Target::Receiver(civ::Receiver::Sub)) => {
             assert!(p.is_dual(), "SUB on a single-receiver radio")
         }
         other => panic!("target {other:?} does not fit the radio"),
@@ -96,7 +96,8 @@ fn check_ok(sp: &CommandSpec, cmd: &Command, params: Option<&Value>, p: &Profile
                     w.id
                 );
                 assert!(w.setting().supported(p), "{:?} unsupported", w.id);
-                assert!(w.receiver == 0 || (w.receiver == 1 && p.is_dual()));
+                // None: the receiver the scope shows; SUB only on a two-receiver radio
+                assert!(w.receiver != Some(civ::Receiver::Sub) || p.is_dual());
             }
         }
         Command::SetBand(code) => {

@@ -18,17 +18,18 @@ use rigweb::rigctld::parse::{Format, parse_line};
 use rigweb::rigctld::reply::{Reply, render};
 use rigweb::rigctld::respond::{Plan, plan};
 use rigweb::rigctld::view::View;
+use rigweb::wire::civ::Mode;
 use rigweb_fuzz::common::profiles;
 
 fn tuned(ab: bool, dual: bool) -> RadioState {
     let mut r = RadioState::new(
-        ReceiverState::tuned(14_074_000, "USB", ab),
-        dual.then(|| ReceiverState::tuned(7_074_000, "LSB", false)),
+        ReceiverState::tuned(14_074_000, Mode::Usb, ab),
+        dual.then(|| ReceiverState::tuned(7_074_000, Mode::Lsb, false)),
     );
     r.active = Some(if ab { Selected::A } else { Selected::Main });
     r.ptt = Some(false);
     r.power_on = Some(true);
-    r.split = Some(false);
+    r.settings.split = Some(false);
     r
 }
 

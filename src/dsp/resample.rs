@@ -36,9 +36,9 @@ fn bessel_i0(x: f64) -> f64 {
 /// See the module docs.
 #[derive(Debug, Clone)]
 pub struct Resampler {
-    from: u32,
-    to: u32,
+    /// Up-sampling factor (`to / gcd`).
     l: usize,
+    /// Down-sampling factor (`from / gcd`).
     m: usize,
     channels: usize,
     /// Taps per polyphase branch.
@@ -94,8 +94,6 @@ impl Resampler {
             }
         }
         Some(Resampler {
-            from,
-            to,
             l,
             m,
             channels,
@@ -106,16 +104,6 @@ impl Resampler {
             next_out: 0,
             inputs: 0,
         })
-    }
-
-    /// Input rate, Hz.
-    pub fn from_rate(&self) -> u32 {
-        self.from
-    }
-
-    /// Output rate, Hz.
-    pub fn to_rate(&self) -> u32 {
-        self.to
     }
 
     /// Channels.

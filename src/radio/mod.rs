@@ -1,23 +1,28 @@
-//! The radio: typed state with a revision counter, the command table, the sans-IO
-//! command engine and its executor thread, scope sweep assembly, meters and audio codec
-//! conversion.
+//! The radio: what is pure sits in its own folders, the threads around it in `shell/`.
+//!
+//! * [`table`]: the command vocabulary — commands, their answers and errors, one row per
+//!   command, the settings table and its values and codecs (depends on nothing else
+//!   here).
+//! * [`state`]: the typed state, how frames from the radio change it, the events its
+//!   changes make, and what a command's validity depends on in it.
+//! * [`engine`]: the sans-IO command engine (CI-V requests, procedures, timers, the scope
+//!   sweep assembler), fed `(input, now)`, and the TX audio gate it closes the moment
+//!   an unkey is asked for (a lock, taken without waiting on anything).
+//! * [`dispatch`]: the sans-IO per-client queues and rate limits in front of the engine.
+//! * [`shell`]: the executor thread, the pumps, the TX audio gate and the service that
+//!   starts them.
+//!
+//! The folders form no loop (`.ci/folder_loops.py`). The re-exports below name the
+//! modules the rest of the server uses where it finds them (`radio::service`,
+//! `radio::command`, ...), whichever folder holds them.
 
-pub mod apply;
-pub mod audio;
-pub mod audio_dsp;
-pub mod audio_pump;
-pub mod audio_rx;
-pub mod command;
 pub mod dispatch;
 pub mod engine;
-pub mod error;
-pub mod events;
-pub mod executor;
-pub mod meter_pump;
-pub mod meters;
-pub mod request;
-pub mod scope;
-pub mod scope_pump;
-pub mod service;
+pub mod shell;
 pub mod state;
 pub mod table;
+
+pub use engine::{request, scope, tx_audio};
+pub use shell::{audio_dsp, audio_pump, audio_rx, executor, meter_pump, scope_pump, service};
+pub use state::{apply, events};
+pub use table::{answer, command, error};

@@ -1,6 +1,6 @@
 //! One rigctld client, apart from its socket: lines in, answer bytes out. Reads are
 //! answered from the state store; every set goes the way of a WebSocket `cmd`: the
-//! command table parses and validates it (`table::parse`, `table::check_against`), and
+//! command table parses and validates it (`table::parse`, `state::check_against`), and
 //! it is queued as this client's (`RadioClient`: its own queue and rate limits, served in
 //! turn with every other client, `radio/dispatch`). The client waits for the radio's
 //! result before answering; a setting inside its rate-limit window is answered
@@ -23,8 +23,8 @@ use super::reply::{Reply, render};
 use super::respond::{Plan, Step, meter_reply, plan};
 use super::view::View;
 use super::web_rules::{Claim, Station};
+use crate::radio::answer::Answer;
 use crate::radio::command::{Command, RateClass};
-use crate::radio::dispatch::throttled;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::service::RadioClient;
 use crate::radio::table;
@@ -197,9 +197,9 @@ impl Client {
     fn wait(
         &self,
         submit: impl FnOnce(
-            Box<dyn FnOnce(Result<Value, CommandError>) + Send>,
+            Box<dyn FnOnce(Result<Answer, CommandError>) + Send>,
         ) -> Result<(), CommandError>,
-    ) -> Result<Value, RigError> {
+    ) -> Result<Answer, RigError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         submit(Box::new(move |r| {
             let _ = tx.send(r);
@@ -214,12 +214,12 @@ impl Client {
 
     /// Queues command-table command `name` as this client's and waits for its result
     /// (a setting inside its rate-limit window waits for the window's end).
-    fn run(&self, name: &'static str, class: RateClass, cmd: Command) -> Result<Value, RigError> {
+    fn run(&self, name: &'static str, class: RateClass, cmd: Command) -> Result<Answer, RigError> {
         self.wait(|reply| self.queue.submit(name, class, cmd, reply))
     }
 
     /// Runs a command of the server itself (as the HTTP routes do) and waits for it.
-    fn run_as_server(&self, cmd: Command) -> Result<Value, RigError> {
+    fn run_as_server(&self, cmd: Command) -> Result<Answer, RigError> {
         self.wait(|reply| self.station.radio().submit(cmd, reply))
     }
 
@@ -235,7 +235,7 @@ impl Client {
         let parsed = table::parse(name, Some(params), &profile).map_err(|e| self.error(&e))?;
         radio
             .store()
-            .read(|c| table::check_against(&parsed.command, &c.radio))
+            .read(|c| crate::radio::state::check_against(&parsed.command, &c.radio))
             .map_err(|e| self.error(&e))?;
         Ok((parsed.command, parsed.spec))
     }
@@ -244,7 +244,7 @@ impl Client {
         for Step { name, params } in steps {
             let (cmd, spec) = self.parse(name, &params)?;
             let result = self.run(spec.name, spec.rate, cmd.clone())?;
-            if result == throttled() {
+            if result == Answer::Throttled {
                 let radio = self.station.radio().clone();
                 let now = Instant::now();
                 radio

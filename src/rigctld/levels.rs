@@ -13,6 +13,7 @@ use crate::profile::{Feature, Profile};
 use crate::radio::state::{RadioState, ReceiverState};
 use crate::radio::table;
 use crate::radio::table::values::{Agc, Tuner};
+use crate::wire::civ::Receiver;
 use crate::wire::meter::MeterKind;
 
 /// Where a level's value comes from and how it is set.
@@ -83,12 +84,12 @@ impl PartialEq for LevelDef {
     }
 }
 
-fn rx(s: &RadioState, r: u8) -> Option<&ReceiverState> {
+fn rx(s: &RadioState, r: Receiver) -> Option<&ReceiverState> {
     s.receiver(r)
 }
 
-type ReadGain = fn(&RadioState, u8) -> Option<u16>;
-type ReadOn = fn(&RadioState, u8) -> Option<bool>;
+type ReadGain = fn(&RadioState, Receiver) -> Option<u16>;
+type ReadOn = fn(&RadioState, Receiver) -> Option<bool>;
 
 const fn gain(name: &'static str, bit: u8, cmd: &'static str, read: ReadGain) -> LevelDef {
     LevelDef {
@@ -286,7 +287,7 @@ pub struct FuncDef {
     /// Command-table name.
     pub cmd: &'static str,
     /// Current state (receiver index given).
-    pub read: fn(&RadioState, u8) -> Option<bool>,
+    pub read: fn(&RadioState, Receiver) -> Option<bool>,
     /// The command's parameters for on / off.
     pub params: fn(bool) -> Value,
 }

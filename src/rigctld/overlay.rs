@@ -13,7 +13,7 @@ use crate::radio::apply::{selected_vfo, vfo_of};
 use crate::radio::command::{Command, Target, Write};
 use crate::radio::state::RadioState;
 use crate::radio::table::settings::SettingId;
-use crate::wire::civ::Mode;
+use crate::wire::civ::{Mode, Receiver};
 
 /// The longest a value set is shown without the state showing it.
 pub const LAPSE: Duration = Duration::from_secs(2);
@@ -31,13 +31,13 @@ pub struct Overlay {
     freq: [Option<Held<u64>>; 2],
     mode: [Option<Held<Mode>>; 2],
     data: [Option<Held<u8>>; 2],
-    writes: BTreeMap<(SettingId, u8), (i64, Instant)>,
+    writes: BTreeMap<(SettingId, Option<Receiver>), (i64, Instant)>,
 }
 
 /// The VFO index a target addresses now.
 pub fn target_index(target: Target, radio: &RadioState) -> usize {
     let i = match target {
-        Target::Receiver(r) => r,
+        Target::Receiver(r) => r.code(),
         Target::Vfo(v) => v,
         Target::SelectedVfo => selected_vfo(radio).unwrap_or(0),
     };
@@ -46,9 +46,10 @@ pub fn target_index(target: Target, radio: &RadioState) -> usize {
 
 /// True if the state already shows write `w` (applying it changes nothing).
 fn shown(radio: &RadioState, w: &Write, raw: i64) -> bool {
+    let rx = w.receiver.unwrap_or(radio.scope.receiver);
     let mut after = radio.clone();
-    after.set_setting(w.id, w.receiver, raw);
-    after.setting(w.id, w.receiver) == radio.setting(w.id, w.receiver)
+    after.set_setting(w.id, rx, raw);
+    after.setting(w.id, rx) == radio.setting(w.id, rx)
 }
 
 impl Overlay {
@@ -140,8 +141,8 @@ impl Overlay {
     }
 
     /// A pending raw value of setting `id` of receiver `rx`.
-    pub fn write(&self, id: SettingId, rx: u8) -> Option<i64> {
-        self.writes.get(&(id, rx)).map(|(raw, _)| *raw)
+    pub fn write(&self, id: SettingId, rx: Receiver) -> Option<i64> {
+        self.writes.get(&(id, Some(rx))).map(|(raw, _)| *raw)
     }
 
     /// True when nothing is pending.
@@ -194,15 +195,19 @@ mod tests {
             target: Target::Vfo(0),
             data: 1,
         };
-        let split = Command::write(SettingId::Split, 0, 1);
+        let split = Command::write(SettingId::Split, Receiver::Main, 1);
         for c in [&mode, &data, &split] {
             o.hold(c, &radio, t);
         }
         assert_eq!((o.mode(0), o.data(0)), (Some(Mode::Cw), Some(1)));
-        assert_eq!(o.write(SettingId::Split, 0), Some(1));
+        assert_eq!(o.write(SettingId::Split, Receiver::Main), Some(1));
         radio.settings.split = Some(true);
         o.refresh(&radio, t);
-        assert_eq!(o.write(SettingId::Split, 0), None, "the state shows split");
+        assert_eq!(
+            o.write(SettingId::Split, Receiver::Main),
+            None,
+            "the state shows split"
+        );
         assert_eq!(o.mode(0), Some(Mode::Cw));
         o.refresh(&radio, t + LAPSE);
         assert!(o.is_empty(), "nothing older than the lapse");

@@ -366,7 +366,7 @@ fn pending_gain(v: &View, cmd: &str) -> Option<i64> {
     let rx = if spec.target == TargetKind::Receiver {
         v.rx_receiver()
     } else {
-        0
+        civ::Receiver::Main
     };
     v.overlay.write(*id, rx)
 }
@@ -381,7 +381,7 @@ fn get_level(v: &View, name: &str) -> Result<Plan, RigError> {
     let known = |x: Option<i64>| x.ok_or_else(|| v.unknown());
     let receiver = r.receiver(rx);
     let value = match l.source {
-        LevelSource::Meter(MeterKind::Smeter, _) if rx == 1 => {
+        LevelSource::Meter(MeterKind::Smeter, _) if rx == civ::Receiver::Sub => {
             return Ok(Plan::Meter(l, MeterKind::SmeterSub));
         }
         LevelSource::Meter(kind, _) => return Ok(Plan::Meter(l, kind)),

@@ -16,6 +16,7 @@ use crate::radio::apply::{selected_receiver, selected_vfo, vfo_of};
 use crate::radio::command::Target;
 use crate::radio::state::RadioState;
 use crate::radio::table::settings::SettingId;
+use crate::wire::civ::Receiver;
 
 /// What the responder reads: the profile, the radio's state, the client's pending sets.
 #[derive(Clone, Copy)]
@@ -46,7 +47,7 @@ impl<'a> View<'a> {
     pub fn selected(&self) -> Option<u8> {
         match self.scheme() {
             VfoScheme::Ab => selected_vfo(self.radio),
-            VfoScheme::MainSub => Some(selected_receiver(self.radio)),
+            VfoScheme::MainSub => Some(selected_receiver(self.radio).code()),
         }
     }
 
@@ -64,7 +65,7 @@ impl<'a> View<'a> {
     /// Split on (a pending set counts).
     pub fn split(&self) -> Option<bool> {
         self.overlay
-            .write(SettingId::Split, 0)
+            .write(SettingId::Split, Receiver::Main)
             .map(|raw| raw == 1)
             .or(self.radio.settings.split)
     }
@@ -82,7 +83,7 @@ impl<'a> View<'a> {
     /// selection is unknown).
     pub fn target(&self, i: u8) -> Option<Target> {
         match (self.scheme(), self.selected()) {
-            (VfoScheme::MainSub, _) => Some(Target::Receiver(i)),
+            (VfoScheme::MainSub, _) => Some(Target::Receiver(receiver_of(i))),
             (VfoScheme::Ab, Some(_)) => Some(Target::Vfo(i)),
             (VfoScheme::Ab, None) if i == 0 => Some(Target::SelectedVfo),
             (VfoScheme::Ab, None) => None,
@@ -105,10 +106,10 @@ impl<'a> View<'a> {
     }
 
     /// The receiver whose per-receiver settings (gains, NB, ...) a client addresses.
-    pub fn rx_receiver(&self) -> u8 {
+    pub fn rx_receiver(&self) -> Receiver {
         match self.scheme() {
-            VfoScheme::Ab => 0,
-            VfoScheme::MainSub => self.current(),
+            VfoScheme::Ab => Receiver::Main,
+            VfoScheme::MainSub => receiver_of(self.current()),
         }
     }
 
@@ -160,10 +161,7 @@ impl<'a> View<'a> {
             matches!(t, Target::Receiver(_) | Target::SelectedVfo) || self.selected() == Some(i);
         let reported = if selected {
             self.radio
-                .receiver(match t {
-                    Target::Receiver(r) => r,
-                    _ => 0,
-                })
+                .receiver(t.receiver())
                 .and_then(|r| r.settings.filter_width)
         } else {
             None
@@ -175,6 +173,15 @@ impl<'a> View<'a> {
                 widths.get(usize::from(filter?.checked_sub(1)?)).copied()
             })
             .unwrap_or(0)
+    }
+}
+
+/// The receiver of a MAIN/SUB radio's VFO index (0 MAIN, any other SUB).
+pub fn receiver_of(i: u8) -> Receiver {
+    if i == 0 {
+        Receiver::Main
+    } else {
+        Receiver::Sub
     }
 }
 

@@ -243,11 +243,15 @@ impl SimLoop {
                 }
             };
             let now = Instant::now();
+            // a shutdown first handles what has arrived (a client's logout sent just
+            // before the simulator is stopped is still seen, logged and counted)
+            let mut stopping = false;
             if ready[3].readable {
                 self.wake.clear();
                 while let Ok(cmd) = self.rx.try_recv() {
                     if !self.command(cmd, now) {
-                        return;
+                        stopping = true;
+                        break;
                     }
                 }
             }
@@ -256,7 +260,7 @@ impl SimLoop {
                 .into_iter()
                 .enumerate()
             {
-                if !ready[i].readable {
+                if !ready[i].readable && !stopping {
                     continue;
                 }
                 // bounded batch so that one flooded port cannot starve the others
@@ -283,6 +287,9 @@ impl SimLoop {
             self.proto.tick(now, &mut out);
             self.transmit(out, now);
             self.publish();
+            if stopping {
+                return;
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 //! (`tls/`) and checks every request; REST routes run on a tiny_http worker pool behind
 //! it, and every WebSocket client gets a thread of its own (`ws/`).
 
+pub mod answer;
 pub mod auth;
 pub mod bridge_route;
 pub mod capabilities;

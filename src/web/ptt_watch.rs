@@ -12,18 +12,20 @@
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use crate::radio::answer::Answer;
 use crate::radio::command::Command;
-use crate::radio::state::{StateChange, StateSink};
+use crate::radio::events::RadioEvent;
+use crate::radio::executor::EventWatcher;
 use crate::web::context::AppCtx;
 
-/// The state sink that watches PTT (subscribed by `app.rs`).
+/// Watches the radio's events for PTT (registered by `app.rs`): it runs on the
+/// executor's thread, before the change is published, so that nobody sees PTT off while
+/// the owner is still set.
 pub struct PttWatcher(pub Weak<AppCtx>);
 
-impl StateSink for PttWatcher {
-    fn on_change(&self, change: &Arc<StateChange>) {
-        let unkeyed = change
-            .events
-            .contains(&crate::radio::events::RadioEvent::Ptt(Some(false)));
+impl EventWatcher for PttWatcher {
+    fn on_events(&self, events: &[RadioEvent]) {
+        let unkeyed = events.contains(&RadioEvent::Ptt(Some(false)));
         if unkeyed && let Some(app) = self.0.upgrade() {
             app.ptt.clear();
             mod_input_unkeyed(&app);
@@ -34,12 +36,10 @@ impl StateSink for PttWatcher {
 fn submit(app: &Arc<AppCtx>, cmd: Command, then: impl FnOnce(Option<(u8, u8)>) + Send + 'static) {
     let what = format!("{cmd:?}");
     let r = app.radio.submit(cmd, move |r| match r {
-        Ok(v) => {
-            let pair = v["data_mode"]
-                .as_u64()
-                .zip(v["value"].as_u64())
-                .map(|(d, x)| (d as u8, x as u8));
-            then(pair);
+        Ok(Answer::ModInput { data_mode, value }) => then(Some((data_mode, value))),
+        Ok(other) => {
+            log::warn!("MOD input: {what} answered {other:?}");
+            then(None);
         }
         Err(e) => {
             log::warn!("MOD input: {what} failed: {e}");

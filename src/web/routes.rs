@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::answer;
 use super::capabilities::{capabilities_json, capability_tags};
 use super::context::AppCtx;
 use super::identity::{PROTO, SERVER_NAME, VERSION};
@@ -173,7 +174,7 @@ pub fn power(app: &AppCtx, body: &Value) -> Reply {
         app.ptt.unkeying();
     }
     match app.radio.execute(Command::Power(on)) {
-        Ok(v) => response::json(200, &v),
+        Ok(v) => response::json(200, &answer::result_json(&v)),
         Err(e) => response::command_error(&e),
     }
 }

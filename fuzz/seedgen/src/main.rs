@@ -297,7 +297,7 @@ fn main() {
     let set_freq = Frame::new(0x98, civ::CONTROLLER, 0x05, &freq);
     let level = Frame::new(0x98, civ::CONTROLLER, 0x14, &[0x01, 0x01, 0x28]);
     let ack = Frame::new(civ::CONTROLLER, 0x98, civ::ACK, &[]);
-    let sub_mode = Frame::new(0x98, civ::CONTROLLER, 0x06, &[0x01, 0x01]).wrap_receiver(1);
+    let sub_mode = Frame::new(0x98, civ::CONTROLLER, 0x06, &[0x01, 0x01]).wrap_receiver(civ::Receiver::Sub);
     let mut several = vec![0xFE];
     for f in [&set_freq, &level, &ack] {
         several.extend(f.emit());

@@ -31,17 +31,13 @@ use std::ops::Bound;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use crate::radio::engine::{CommandResult, Job, Reply};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, RateClass};
+use crate::radio::table::error::{CommandError, ErrorCode};
 
-use super::command::{Command, RateClass};
-use super::engine::{CommandResult, Job, Reply};
-use super::error::{CommandError, ErrorCode};
-
-mod shared;
 #[cfg(test)]
 mod tests;
-
-pub use shared::SharedQueue;
 
 /// Who sent a command: each client has its own queue and rate limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,11 +54,6 @@ pub type FailureSink = Arc<dyn Fn(&str, &CommandError) + Send + Sync>;
 
 /// Answers to deliver now, outside any lock: `(reply, result)`.
 pub type Answers = Vec<(Reply, CommandResult)>;
-
-/// The result of a command answered at once as throttled.
-pub fn throttled() -> Value {
-    json!({"throttled": true})
-}
 
 /// One command waiting in a client's queue.
 struct Entry {
@@ -253,7 +244,7 @@ impl Dispatcher {
                     cmd: cmd.merged_onto(old.cmd),
                     ..old
                 });
-                answers.push((reply, Ok(throttled())));
+                answers.push((reply, Ok(Answer::Throttled)));
                 return Ok(answers);
             }
             if q.entries.len() >= capacity {
@@ -261,7 +252,7 @@ impl Dispatcher {
             }
             let early = q.free_at(Some(&slot), window).is_some_and(|t| now < t);
             let reply = if early {
-                answers.push((reply, Ok(throttled())));
+                answers.push((reply, Ok(Answer::Throttled)));
                 None
             } else {
                 Some(reply)

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use super::*;
-use crate::radio::command::{Target, Write};
+use crate::radio::table::command::{Target, Write};
 use crate::radio::table::settings::SettingId;
+use crate::wire::civ::Receiver;
 
 const W: Duration = Duration::from_millis(50);
 const A: ClientId = ClientId(1);
@@ -74,7 +75,7 @@ impl Harness {
         let mut out = Vec::new();
         while let Some(job) = self.d.next(self.at(ms)) {
             out.push(job.cmd.clone());
-            (job.reply)(Ok(json!({})));
+            (job.reply)(Ok(Answer::Done));
         }
         out
     }
@@ -111,11 +112,11 @@ impl Harness {
     }
 
     fn throttled(&self, label: &str) -> bool {
-        self.result(label) == Some(Ok(throttled()))
+        self.result(label) == Some(Ok(Answer::Throttled))
     }
 }
 
-fn freq(receiver: u8, hz: u64) -> Command {
+fn freq(receiver: Receiver, hz: u64) -> Command {
     Command::SetFreq {
         target: Target::Receiver(receiver),
         hz,
@@ -123,7 +124,7 @@ fn freq(receiver: u8, hz: u64) -> Command {
 }
 
 fn f(hz: u64) -> Command {
-    freq(0, hz)
+    freq(Receiver::Main, hz)
 }
 
 fn scope(writes: &[(SettingId, i64)]) -> Command {
@@ -133,16 +134,16 @@ fn scope(writes: &[(SettingId, i64)]) -> Command {
             .iter()
             .map(|&(id, raw)| Write {
                 id,
-                receiver: 0,
+                receiver: None,
                 raw,
             })
             .collect(),
-        result: json!({}),
+        result: serde_json::json!({}),
     }
 }
 
 fn af(level: i64) -> Command {
-    Command::write(SettingId::AfGain, 0, level)
+    Command::write(SettingId::AfGain, Receiver::Main, level)
 }
 
 #[test]
@@ -155,7 +156,7 @@ fn a_burst_of_settings_goes_once_per_window_and_ends_at_the_last_value() {
             assert_eq!(h.take(0), vec![f(0)]);
         }
     }
-    assert_eq!(h.result("f0"), Some(Ok(json!({}))), "the first one ran");
+    assert_eq!(h.result("f0"), Some(Ok(Answer::Done)), "the first one ran");
     assert!(
         (1..100).all(|i| h.throttled(&format!("f{i}"))),
         "the others answered at once"
@@ -181,7 +182,7 @@ fn values_superseded_before_they_were_sent_are_answered_throttled() {
     assert!(h.throttled("f2"));
     assert_eq!(h.result("f1"), None);
     assert_eq!(h.take(2), vec![Command::VfoSwap, f(2)]);
-    assert_eq!(h.result("f1"), Some(Ok(json!({}))));
+    assert_eq!(h.result("f1"), Some(Ok(Answer::Done)));
 }
 
 #[test]
@@ -219,12 +220,22 @@ fn partial_settings_in_one_window_lose_no_parameter() {
 fn receivers_are_limited_separately() {
     // review: MAIN and SUB shared one slot, so tuning MAIN dropped SUB's value
     let mut h = Harness::new(32);
-    h.offer(A, "m1", "set_freq", freq(0, 1), 0).unwrap();
-    h.offer(A, "s1", "set_freq", freq(1, 2), 1).unwrap();
-    assert_eq!(h.take(1), vec![freq(0, 1), freq(1, 2)]);
-    h.offer(A, "s2", "set_freq", freq(1, 3), 2).unwrap();
-    h.offer(A, "m2", "set_freq", freq(0, 4), 3).unwrap();
-    assert_eq!(h.take(60), vec![freq(1, 3), freq(0, 4)]);
+    h.offer(A, "m1", "set_freq", freq(Receiver::Main, 1), 0)
+        .unwrap();
+    h.offer(A, "s1", "set_freq", freq(Receiver::Sub, 2), 1)
+        .unwrap();
+    assert_eq!(
+        h.take(1),
+        vec![freq(Receiver::Main, 1), freq(Receiver::Sub, 2)]
+    );
+    h.offer(A, "s2", "set_freq", freq(Receiver::Sub, 3), 2)
+        .unwrap();
+    h.offer(A, "m2", "set_freq", freq(Receiver::Main, 4), 3)
+        .unwrap();
+    assert_eq!(
+        h.take(60),
+        vec![freq(Receiver::Sub, 3), freq(Receiver::Main, 4)]
+    );
 }
 
 #[test]
@@ -325,7 +336,7 @@ fn actions_each_count_and_go_once_per_window() {
             (100, Command::VfoSwap)
         ]
     );
-    assert!((0..3).all(|i| h.result(&format!("s{i}")) == Some(Ok(json!({})))));
+    assert!((0..3).all(|i| h.result(&format!("s{i}")) == Some(Ok(Answer::Done))));
 }
 
 #[test]
@@ -357,28 +368,28 @@ fn a_flooding_client_fills_only_its_own_queue() {
 #[test]
 fn clients_are_served_in_turn() {
     let mut h = Harness::new(32);
+    // three commands of each client, none of which merges with another (each names
+    // another setting or receiver)
+    let a = [
+        ("set_af_gain", SettingId::AfGain, Receiver::Main),
+        ("set_af_gain", SettingId::AfGain, Receiver::Sub),
+        ("set_squelch", SettingId::Squelch, Receiver::Main),
+    ];
+    let b = [
+        ("set_rf_gain", SettingId::RfGain, Receiver::Main),
+        ("set_rf_gain", SettingId::RfGain, Receiver::Sub),
+        ("set_nb_level", SettingId::NbLevel, Receiver::Main),
+    ];
+    let write = |(_, id, r): (&str, SettingId, Receiver)| Command::write(id, r, 1);
     for i in 0..3 {
-        h.offer(
-            A,
-            &format!("a{i}"),
-            "set_af_gain",
-            Command::write(SettingId::AfGain, i, 1),
-            0,
-        )
-        .unwrap();
-        h.offer(
-            B,
-            &format!("b{i}"),
-            "set_rf_gain",
-            Command::write(SettingId::RfGain, i, 1),
-            0,
-        )
-        .unwrap();
+        h.offer(A, &format!("a{i}"), a[i].0, write(a[i]), 0)
+            .unwrap();
+        h.offer(B, &format!("b{i}"), b[i].0, write(b[i]), 0)
+            .unwrap();
     }
     let order: Vec<_> = std::iter::from_fn(|| h.d.next(h.at(0)).map(|j| j.cmd)).collect();
-    let rf = |r| Command::write(SettingId::RfGain, r, 1);
-    let af = |r| Command::write(SettingId::AfGain, r, 1);
-    assert_eq!(order, vec![af(0), rf(0), af(1), rf(1), af(2), rf(2)]);
+    let expected: Vec<_> = (0..3).flat_map(|i| [write(a[i]), write(b[i])]).collect();
+    assert_eq!(order, expected);
 }
 
 #[test]
@@ -410,13 +421,13 @@ fn an_unkey_goes_first_and_cancels_the_keys_queued_before_it() {
         .unwrap();
     assert_eq!(
         h.d.next(h.at(2)).map(|j| {
-            (j.reply)(Ok(json!({})));
+            (j.reply)(Ok(Answer::Done));
             j.cmd
         }),
         Some(Command::Release)
     );
-    assert_eq!(h.result("r1"), Some(Ok(json!({}))));
-    assert_eq!(h.result("r2"), Some(Ok(json!({}))));
+    assert_eq!(h.result("r1"), Some(Ok(Answer::Done)));
+    assert_eq!(h.result("r2"), Some(Ok(Answer::Done)));
     assert_eq!(h.d.next(h.at(2)).map(|j| j.cmd), Some(Command::VfoSwap));
 }
 

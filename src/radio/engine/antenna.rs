@@ -6,14 +6,16 @@
 use serde_json::json;
 
 use super::proc::{Cx, Item, Script, Then, route};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::request::CivRequest;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::SettingId;
+use crate::wire::civ::Receiver;
 use crate::wire::civ::cmd::{self, antenna};
 
 /// The procedure of `set_antenna` on `receiver`: connector `ant` (1 or 2), the RX antenna
 /// input when `rx_ant` is given (else the radio keeps it).
-pub fn set_antenna(cx: &Cx, receiver: u8, ant: u8, rx_ant: Option<bool>) -> Script {
+pub fn set_antenna(cx: &Cx, receiver: Receiver, ant: u8, rx_ant: Option<bool>) -> Script {
     let port = if ant == 2 {
         antenna::ANT2
     } else {
@@ -38,9 +40,9 @@ pub fn set_antenna(cx: &Cx, receiver: u8, ant: u8, rx_ant: Option<bool>) -> Scri
     }));
     let mut items = r.before;
     items.push(Item::set(r.req, then));
-    let mut result = json!({"receiver": receiver, "ant": ant});
+    let mut result = json!({"receiver": receiver.code(), "ant": ant});
     if let Some(on) = rx_ant {
         result["rx_ant"] = on.into();
     }
-    Script::new(items, result).finally(r.after)
+    Script::new(items, Answer::Echo(result)).finally(r.after)
 }

@@ -4,15 +4,14 @@
 //! DATA mode applied, and when the radio refuses the recall, the band's `default_hz`
 //! is tuned.
 
-use serde_json::{Value, json};
-
-use super::proc::{Cx, Outcome, Procedure, Step};
-use super::tuning::{set_freq, set_mode};
 use crate::profile::VfoScheme;
-use crate::radio::command::Target;
-use crate::radio::error::ErrorCode;
-use crate::radio::request::CivRequest;
-use crate::wire::civ::{self, Frame, cmd};
+use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::tuning::{set_freq, set_mode};
+use crate::radio::table::answer::{Answer, BandChange, BandSource};
+use crate::radio::table::command::Target;
+use crate::radio::table::error::ErrorCode;
+use crate::wire::civ::{self, Frame, Receiver, cmd};
 
 /// `(freq, mode code, filter, DATA mode)` from a band stack register reply
 /// `1A 01 <band> <reg> <freq x5> <mode> <filter> <data<<4 | sql type> ...`.
@@ -30,7 +29,7 @@ fn parse_bsr(f: &Frame, code: u8) -> Option<(u64, u8, u8, Option<u8>)> {
 enum Phase {
     Start,
     Recalling,
-    Applying(Value),
+    Applying(Answer),
 }
 
 /// The `set_band` procedure.
@@ -54,12 +53,12 @@ impl SetBand {
         if cx.profile.vfo.scheme == VfoScheme::Ab {
             Target::SelectedVfo
         } else {
-            Target::Receiver(0)
+            Target::Receiver(Receiver::Main)
         }
     }
 
     /// Runs the children in order, then answers `result`.
-    fn run_children(&mut self, cx: &mut Cx, mut last: Option<Outcome>, result: &Value) -> Step {
+    fn run_children(&mut self, cx: &mut Cx, mut last: Option<Outcome>, result: &Answer) -> Step {
         while let Some(child) = self.children.first_mut() {
             match child.step(cx, last.take()) {
                 Step::Done(Ok(_)) => {
@@ -79,9 +78,7 @@ impl Procedure for SetBand {
         match std::mem::replace(&mut self.phase, Phase::Start) {
             Phase::Start => {
                 if cx.profile.band_by_bsr(code).is_none() {
-                    return Step::Done(Ok(
-                        json!({"band": code, "source": "none", "retuned": false}),
-                    ));
+                    return Step::Done(Ok(Answer::Band(BandChange::unknown(code))));
                 }
                 self.phase = Phase::Recalling;
                 Step::Send {
@@ -95,9 +92,7 @@ impl Procedure for SetBand {
             }
             Phase::Recalling => {
                 let Some(band) = cx.profile.band_by_bsr(code).cloned() else {
-                    return Step::Done(Ok(
-                        json!({"band": code, "source": "none", "retuned": false}),
-                    ));
+                    return Step::Done(Ok(Answer::Band(BandChange::unknown(code))));
                 };
                 let target = Self::target(cx);
                 let recalled = match last {
@@ -126,13 +121,22 @@ impl Procedure for SetBand {
                                 },
                             ))));
                         }
-                        json!({"band": code, "source": "bsr", "freq": hz, "retuned": true})
+                        Answer::Band(BandChange {
+                            band: code,
+                            name: None,
+                            source: BandSource::Bsr,
+                            freq: Some(hz),
+                        })
                     }
                     None => {
                         self.children
                             .push(Box::new(set_freq(cx, target, band.default_hz)));
-                        json!({"band": code, "name": band.name, "source": "default",
-                               "freq": band.default_hz, "retuned": true})
+                        Answer::Band(BandChange {
+                            band: code,
+                            name: Some(band.name),
+                            source: BandSource::Default,
+                            freq: Some(band.default_hz),
+                        })
                     }
                 };
                 self.phase = Phase::Applying(result.clone());
@@ -175,7 +179,7 @@ impl Procedure for Deferred {
                 *self = Deferred::Started(p);
                 step
             }
-            Deferred::Empty => Step::Done(Ok(Value::Null)),
+            Deferred::Empty => Step::Done(Ok(Answer::Done)),
         }
     }
 }

@@ -1,24 +1,25 @@
 //! What each command sends and what it changes in the state (the encoder and
 //! state-effect columns of the command table): the procedure of every [`Command`].
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::antenna::set_antenna;
-use super::band::SetBand;
-use super::memory::{ListMemories, MemoryCommand, MemoryOp};
-use super::meters::ReadMeters;
-use super::mod_input::{ReadModInput, set_mod_input};
-use super::power::{Power, PttKey};
-use super::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
-use super::send_cw::SendCw;
-use super::tuning::{set_freq, set_mode};
-use super::vfo::{self, Prepared};
 use crate::profile::{ScopeSourceKind, VfoScheme};
-use crate::radio::apply;
-use crate::radio::command::{Command, Write};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
-use crate::radio::table::encode_write;
+use crate::radio::engine::antenna::set_antenna;
+use crate::radio::engine::band::SetBand;
+use crate::radio::engine::memory::{ListMemories, MemoryCommand, MemoryOp};
+use crate::radio::engine::meters::ReadMeters;
+use crate::radio::engine::mod_input::{ReadModInput, set_mod_input};
+use crate::radio::engine::power::{Power, PttKey};
+use crate::radio::engine::proc::{Cx, Effect, Item, Procedure, Script, Then, route};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::send_cw::SendCw;
+use crate::radio::engine::tuning::{set_freq, set_mode};
+use crate::radio::engine::vfo::{self, Prepared};
+use crate::radio::state::apply;
+use crate::radio::state::encode_write;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Write};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::Place;
 use crate::wire::civ::cmd;
 
@@ -72,14 +73,14 @@ fn build(cx: &mut Cx, command: &Command) -> Box<dyn Procedure> {
                 CivRequest::set(addr, cmd::SEND_CW, &[cmd::CW_STOP]),
                 Then::Nothing,
             )],
-            json!({}),
+            Answer::Done,
         )),
         Command::ReadMeters(kinds) => Box::new(ReadMeters::new(kinds.clone())),
         Command::ReadModInput => Box::new(ReadModInput::new()),
         Command::SetModInput { data_mode, value } => {
             Box::new(set_mod_input(cx, *data_mode, *value))
         }
-        Command::Refresh => Box::new(super::fetch::Fetch::new()),
+        Command::Refresh => Box::new(crate::radio::engine::fetch::Fetch::new()),
         Command::SetAntenna {
             receiver,
             ant,
@@ -107,7 +108,7 @@ fn swap_or_equalize(cx: &Cx, command: &Command) -> Script {
     op.retry = command.is_idempotent();
     let mut items = vec![op];
     items.extend(vfo::read_all(cx));
-    Script::new(items, json!({}))
+    Script::new(items, Answer::Done)
 }
 
 /// Writes settings of the table.
@@ -117,7 +118,7 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
     let mut finally = Vec::new();
     for w in writes {
         let s = w.setting();
-        let (rx, data) = match cx.store.read(|c| encode_write(w, &c.radio)) {
+        let (rx, data) = match cx.state.read(|c| encode_write(w, &c.radio)) {
             Ok(x) => x,
             Err(e) => return Script::fail(e),
         };
@@ -139,7 +140,7 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
             items.push(Item::set(req, then));
         }
     }
-    Script::new(items, result).finally(finally)
+    Script::new(items, Answer::Echo(result)).finally(finally)
 }
 
 fn scope_output(cx: &mut Cx, on: bool) -> Script {
@@ -162,7 +163,7 @@ fn scope_output(cx: &mut Cx, on: bool) -> Script {
         CivRequest::set(addr, cmd::SCOPE, &[cmd::scope::OUTPUT, u8::from(on)]),
         Then::Set(Box::new(move |c| c.radio.scope.streaming = on)),
     ));
-    Script::new(items, json!({"output": on}))
+    Script::new(items, Answer::ScopeOutput(on))
 }
 
 fn scope_dual(cx: &Cx, on: bool) -> Script {
@@ -178,6 +179,6 @@ fn scope_dual(cx: &Cx, on: bool) -> Script {
             CivRequest::set(cx.addr(), cmd::SCOPE, &[cmd::scope::DUAL, u8::from(on)]),
             Then::Set(Box::new(move |c| c.radio.scope.dual = on)),
         )],
-        json!({"dual": on}),
+        Answer::ScopeDual(on),
     )
 }

@@ -4,18 +4,18 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
-
-use super::proc::{self, Cx, Effect, Procedure, Step};
-use super::{
+use crate::lan::session::link_state::LinkState;
+use crate::radio::engine::proc::{self, Cx, Effect, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::timers::Timer;
+use crate::radio::engine::{
     CommandResult, Engine, Internal, Job, Origin, Running, commands, fetch, safety, tuning,
 };
-use crate::lan::link::LinkState;
-use crate::radio::command::Command;
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Command;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::{Setting, SettingId};
-use crate::wire::civ::cmd;
+use crate::wire::civ::{Receiver, cmd};
 
 impl Engine {
     /// Starts the next procedure: internal work first, then user commands, then
@@ -30,35 +30,35 @@ impl Engine {
                     let mut effects = Vec::new();
                     let mut cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut effects,
                         transceive: &[],
                     };
                     commands::procedure(&mut cx, &Command::ScopeOutput(true))
                 }
                 Internal::WidthRefresh(rx) => {
-                    let cx = Cx {
+                    let mut cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut Vec::new(),
                         transceive: &[],
                     };
-                    Box::new(tuning::width_refresh(&cx, rx))
+                    Box::new(tuning::width_refresh(&mut cx, rx))
                 }
                 Internal::ScopeRefresh => {
+                    let rx = self.state.read(|c| c.radio.scope.receiver);
                     let cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut Vec::new(),
                         transceive: &[],
                     };
-                    let rx = self.store.read(|c| c.radio.scope.receiver);
                     let reads = fetch::scope_reads(&cx, rx);
                     let items = reads
                         .into_iter()
                         .map(|r| proc::Item::read(r, None))
                         .collect();
-                    Box::new(proc::Script::new(items, Value::Null))
+                    Box::new(proc::Script::new(items, Answer::Done))
                 }
                 Internal::Probe => Box::new(proc::Script::new(
                     vec![
@@ -68,7 +68,7 @@ impl Engine {
                         )
                         .once(),
                     ],
-                    Value::Null,
+                    Answer::Done,
                 )),
             };
             (proc, Origin::Internal(i))
@@ -86,7 +86,7 @@ impl Engine {
             let proc = {
                 let mut cx = Cx {
                     profile: &self.profile,
-                    store: &self.store,
+                    state: &mut self.state,
                     effects: &mut effects,
                     transceive: &[],
                 };
@@ -103,8 +103,8 @@ impl Engine {
             origin,
             pending: None,
             last: None,
-            sleep_until: None,
         });
+        self.timers.stop(Timer::Sleep);
         true
     }
 
@@ -131,7 +131,7 @@ impl Engine {
             let Some(r) = self.running.as_mut() else {
                 break;
             };
-            if r.sleep_until.is_some_and(|t| now < t) {
+            if self.timers.is_set(Timer::Sleep) && !self.timers.expire(Timer::Sleep, now) {
                 break;
             }
             if r.pending.is_none() {
@@ -140,7 +140,7 @@ impl Engine {
                 let step = {
                     let mut cx = Cx {
                         profile: &self.profile,
-                        store: &self.store,
+                        state: &mut self.state,
                         effects: &mut effects,
                         transceive: &self.transceive,
                     };
@@ -148,7 +148,7 @@ impl Engine {
                 };
                 match step {
                     Step::Send { req, retry } => r.pending = Some((req, retry)),
-                    Step::Sleep(d) => r.sleep_until = Some(now + d),
+                    Step::Sleep(d) => self.timers.set(Timer::Sleep, now + d),
                     Step::Done(result) => {
                         let done = self.running.take().expect("running");
                         self.effects(effects, now);
@@ -217,7 +217,7 @@ impl Engine {
     }
 
     /// Queues a read of receiver `rx`'s filter width (once), when the profile has one.
-    pub(super) fn width_stale(&mut self, rx: u8) {
+    pub(super) fn width_stale(&mut self, rx: Receiver) {
         let kept = Setting::of(SettingId::FilterWidth).supported(&self.profile);
         let job = Internal::WidthRefresh(rx);
         if kept && (self.fetched || self.fetch_running()) && !self.internal.contains(&job) {

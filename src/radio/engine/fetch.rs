@@ -11,26 +11,25 @@
 
 use std::collections::VecDeque;
 
-use serde_json::json;
-
-use super::proc::{Cx, Outcome, Procedure, Step};
 use crate::profile::{ScopeSourceKind, VfoScheme};
-use crate::radio::apply::{apply_frame, apply_frame_to, selected_receiver};
-use crate::radio::error::ErrorCode;
-use crate::radio::request::CivRequest;
+use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
 use crate::radio::state::StateContent;
+use crate::radio::state::apply::{apply_frame, apply_frame_to, selected_receiver};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::ErrorCode;
 use crate::radio::table::settings::{Place, SETTINGS};
-use crate::wire::civ::{Frame, cmd};
+use crate::wire::civ::{Frame, Receiver, cmd};
 
 /// Reads of the scope settings (mode, span, reference, speed, hold) of the scope of
 /// receiver `rx`.
-pub fn scope_reads(cx: &Cx, rx: u8) -> Vec<CivRequest> {
+pub fn scope_reads(cx: &Cx, rx: Receiver) -> Vec<CivRequest> {
     SETTINGS
         .iter()
         .filter(|s| s.place == Place::ScopeReceiver && s.supported(cx.profile))
         .map(|s| {
             let mut data = s.prefix.to_vec();
-            data.push(rx);
+            data.push(rx.code());
             CivRequest::read(cx.addr(), s.cmd, &data)
         })
         .collect()
@@ -40,13 +39,13 @@ pub fn scope_reads(cx: &Cx, rx: u8) -> Vec<CivRequest> {
 struct Read {
     req: CivRequest,
     /// The receiver a plain answer belongs to.
-    answer_for: Option<u8>,
+    answer_for: Option<Receiver>,
     /// A selection change (ACK expected, nothing to apply).
     select: bool,
 }
 
 impl Read {
-    fn of(req: CivRequest, answer_for: Option<u8>) -> Read {
+    fn of(req: CivRequest, answer_for: Option<Receiver>) -> Read {
         Read {
             req,
             answer_for,
@@ -68,7 +67,7 @@ pub struct Fetch {
     queue: VecDeque<Read>,
     current: Option<Read>,
     scratch: Option<StateContent>,
-    replies: Vec<(Frame, Option<u8>)>,
+    replies: Vec<(Frame, Option<Receiver>)>,
     timeouts: u32,
 }
 
@@ -124,7 +123,11 @@ impl Fetch {
             q.push_back(Read::of(CivRequest::read(a, cmd::SEL_MODE, &[sel]), None));
         }
         let selected = selected_receiver(&scratch.radio);
-        let receivers: &[u8] = if dual { &[0, 1] } else { &[0] };
+        let receivers: &[Receiver] = if dual {
+            &Receiver::ALL
+        } else {
+            &[Receiver::Main]
+        };
         let mut switched = Vec::new();
         for s in SETTINGS.iter().filter(|s| s.polled && s.supported(p)) {
             let req = CivRequest::read(a, s.cmd, s.prefix);
@@ -147,7 +150,7 @@ impl Fetch {
         if !switched.is_empty() {
             // radios without command 29 (IC-9700): the other receiver's settings are
             // read while it is selected, then the operator's selection is restored
-            let (there, back) = if selected == 0 {
+            let (there, back) = if selected == Receiver::Main {
                 (&p.vfo.select_sub, &p.vfo.select_main)
             } else {
                 (&p.vfo.select_main, &p.vfo.select_sub)
@@ -194,7 +197,7 @@ impl Fetch {
         let profile = cx.profile;
         let replies = std::mem::take(&mut self.replies);
         let during = cx.transceive;
-        cx.store.modify(|c| {
+        cx.state.modify(|c| {
             let scope = c.radio.scope.clone();
             c.radio.forget();
             let s = &mut c.radio.scope;
@@ -216,14 +219,14 @@ impl Fetch {
                 apply_frame(c, profile, f);
             }
         });
-        Step::Done(Ok(json!({})))
+        Step::Done(Ok(Answer::Done))
     }
 }
 
 impl Procedure for Fetch {
     fn step(&mut self, cx: &mut Cx, last: Option<Outcome>) -> Step {
         if self.scratch.is_none() {
-            self.scratch = Some(cx.store.read(|c| c.clone()));
+            self.scratch = Some(cx.state.read(|c| c.clone()));
             self.plan_power(cx);
         }
         if let (Some(read), Some(outcome)) = (self.current.take(), last) {
@@ -270,7 +273,7 @@ impl Procedure for Fetch {
             let scratch = self
                 .scratch
                 .clone()
-                .unwrap_or_else(|| cx.store.read(|c| c.clone()));
+                .unwrap_or_else(|| cx.state.read(|c| c.clone()));
             match self.stage {
                 Stage::Power => {
                     self.stage = Stage::Selection;

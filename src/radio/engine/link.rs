@@ -4,12 +4,13 @@
 
 use std::time::Instant;
 
-use super::safety::Reason;
-use super::{CommandResult, Engine, EngineEvent, Internal, Origin};
-use crate::lan::link::{LinkEvent, LinkState};
+use crate::lan::session::link_state::{LinkEvent, LinkState};
 use crate::profile::{Profile, VfoScheme};
-use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::engine::safety::Reason;
+use crate::radio::engine::timers::Timer;
+use crate::radio::engine::{CommandResult, Engine, EngineEvent, Internal, Origin};
 use crate::radio::state::{RadioState, RadioStatus, ReceiverState};
+use crate::radio::table::error::{CommandError, ErrorCode};
 
 /// The radio state a profile starts with: its shape, nothing known.
 pub fn unknown_radio(p: &Profile) -> RadioState {
@@ -31,7 +32,7 @@ impl Engine {
                     if self.standby {
                         // in standby (the link found it so before it was up): so is
                         // the transmitter
-                        self.store.modify(|c| c.radio.ptt = Some(false));
+                        self.state.modify(|c| c.radio.ptt = Some(false));
                     } else {
                         self.internal.push_back(Internal::Fetch);
                     }
@@ -41,7 +42,7 @@ impl Engine {
                 self.update_connection();
             }
             LinkEvent::RadioInfo { name, civ_addr } => self.identify(&name, civ_addr),
-            LinkEvent::CivRecovering if self.store.read(|c| c.radio.power_on) != Some(true) => {
+            LinkEvent::CivRecovering if self.state.read(|c| c.radio.power_on) != Some(true) => {
                 // a radio switched off (by a command, or its `18 00` report) or whose
                 // power-off could not be confirmed goes silent: that is standby, the
                 // normal state of a radio that is off, not a fault
@@ -54,8 +55,8 @@ impl Engine {
                 // read again once it answers
                 self.civ_recovering = true;
                 self.fetched = false;
-                self.store.modify(|c| c.radio.power_on = None);
-                self.next_probe = Some(now);
+                self.state.modify(|c| c.radio.power_on = None);
+                self.timers.set(Timer::Probe, now);
                 self.update_connection();
             }
             LinkEvent::Standby => self.enter_standby(),
@@ -73,7 +74,7 @@ impl Engine {
             }
             LinkEvent::AudioReady => {}
             LinkEvent::Failed { message, permanent } => {
-                self.store.modify(|c| {
+                self.state.modify(|c| {
                     c.detail.message = Some(message.clone());
                     if permanent {
                         c.detail.status = RadioStatus::Failed;
@@ -96,11 +97,11 @@ impl Engine {
         self.probe_timeouts = 0;
         self.fetched = false;
         self.internal.retain(|i| *i != Internal::Fetch);
-        self.store.modify(|c| {
+        self.state.modify(|c| {
             c.radio.power_on = Some(false);
             c.radio.ptt = Some(false);
         });
-        self.next_probe = None;
+        self.timers.stop(Timer::Probe);
         self.release_moot();
         self.update_connection();
     }
@@ -116,13 +117,21 @@ impl Engine {
     /// read again (an outstanding release waits for the reconnect).
     fn link_down(&mut self, now: Instant) {
         // a transmitter keyed when the link went is unkeyed first thing after the reconnect
-        let keyed = self.tx_since.is_some() || self.store.read(|c| c.radio.ptt) == Some(true);
+        let keyed =
+            self.timers.is_set(Timer::TxTimeout) || self.state.read(|c| c.radio.ptt) == Some(true);
         self.fetched = false;
         self.standby = false;
-        self.next_probe = None;
-        self.tx_since = None;
         self.inflight = None;
         self.absorb = None;
+        for t in [
+            Timer::Probe,
+            Timer::TxTimeout,
+            Timer::Request,
+            Timer::LateAnswers,
+            Timer::Sleep,
+        ] {
+            self.timers.stop(t);
+        }
         if let Some(r) = self.release.as_mut() {
             // after the reconnect the unkey goes first, not a read-back of the old attempt
             r.check = None;
@@ -137,7 +146,7 @@ impl Engine {
             }
         }
         self.fail_queued_if_down();
-        self.store.modify(|c| c.radio.ptt = None);
+        self.state.modify(|c| c.radio.ptt = None);
         if keyed {
             log::warn!("the radio link went down while transmitting: unkeying after the reconnect");
             self.start_release(Reason::Reconnect, None, now);
@@ -158,11 +167,11 @@ impl Engine {
                 );
                 self.profile = p.clone();
                 let fresh = unknown_radio(&p);
-                self.store.modify(|c| {
+                self.state.modify(|c| {
                     c.radio = fresh;
                     c.detail.model = p.model().to_string();
                 });
-                self.events.push_back(EngineEvent::ProfileChanged(p));
+                self.emit(EngineEvent::ProfileChanged(p));
             }
             Some(_) => {}
             None => log::warn!(
@@ -178,7 +187,7 @@ impl Engine {
         let timeouts = self.probe_timeouts;
         let releasing = self.release.is_some();
         let standby = self.standby;
-        self.store.modify(|c| {
+        self.state.modify(|c| {
             let power_on = c.radio.power_on;
             c.connection.control_connected =
                 matches!(state, LinkState::Connected | LinkState::Ready);
@@ -222,7 +231,7 @@ impl Engine {
 
     /// Follows a power report (`18 00` / `18 01`).
     pub(super) fn after_power_report(&mut self, now: Instant) {
-        let on = self.store.read(|c| c.radio.power_on);
+        let on = self.state.read(|c| c.radio.power_on);
         if on == Some(true)
             && !self.fetched
             && self.link == LinkState::Ready
@@ -239,9 +248,14 @@ impl Engine {
             self.fetched = false;
             self.civ_recovering = false;
             self.release_moot();
-            self.next_probe = (!self.standby).then(|| now + self.cfg.off_probe_after);
+            if self.standby {
+                self.timers.stop(Timer::Probe);
+            } else {
+                self.timers
+                    .set(Timer::Probe, now + self.cfg.off_probe_after);
+            }
         } else if !self.civ_recovering {
-            self.next_probe = None;
+            self.timers.stop(Timer::Probe);
         }
         self.update_connection();
     }
@@ -251,7 +265,7 @@ impl Engine {
         match (i, result) {
             (Internal::Fetch, Ok(_)) => {
                 self.probe_timeouts = 0;
-                let (on, ptt) = self.store.read(|c| (c.radio.power_on, c.radio.ptt));
+                let (on, ptt) = self.state.read(|c| (c.radio.power_on, c.radio.ptt));
                 self.fetched = on == Some(true);
                 if on == Some(false) {
                     self.after_power_report(now);
@@ -268,7 +282,7 @@ impl Engine {
             }
             (Internal::Fetch, Err(e)) => {
                 log::warn!("reading the radio's state failed: {e}");
-                self.next_probe = Some(now + self.cfg.probe_interval);
+                self.timers.set(Timer::Probe, now + self.cfg.probe_interval);
             }
             (Internal::ScopeRestore, Err(e)) => log::debug!("scope output not restored: {e}"),
             (Internal::ScopeRestore, Ok(_)) => {}
@@ -290,8 +304,8 @@ impl Engine {
                 // holds the engine for longer than the interval, and probes back to back
                 // would leave no moment for a client's command (the executor hands one
                 // over only while the engine is idle)
-                if self.next_probe.is_some() {
-                    self.next_probe = Some(now + self.cfg.probe_interval);
+                if self.timers.is_set(Timer::Probe) {
+                    self.timers.set(Timer::Probe, now + self.cfg.probe_interval);
                 }
             }
         }

@@ -12,13 +12,12 @@
 //! Every answer the radio gives is checked: a NAK names the step it refused, a content
 //! that does not parse is an error naming the channel; a timeout fails the command.
 
-use serde_json::{Value, json};
-
 use super::proc::{Cx, Item, Outcome, Procedure, Script, Step, Then};
 use super::vfo;
 use crate::profile::Profile;
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::request::CivRequest;
+use crate::radio::table::answer::{Answer, MemoryChannel, MemoryEntry};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{cmd, memory};
 
 /// The content read of channel `ch`.
@@ -30,8 +29,12 @@ fn content_read(cx: &Cx, ch: u16) -> Result<CivRequest, CommandError> {
     Ok(CivRequest::read(cx.addr(), cmd::EXT, &data))
 }
 
-/// The JSON of channel `ch` from a `1A 00 <ch> <content>` reply.
-fn channel_json(profile: &Profile, ch: u16, data: &[u8]) -> Result<Value, CommandError> {
+/// Channel `ch` from a `1A 00 <ch> <content>` reply.
+fn channel_of_reply(
+    profile: &Profile,
+    ch: u16,
+    data: &[u8],
+) -> Result<MemoryChannel, CommandError> {
     let bad = |why: String| {
         CommandError::new(
             ErrorCode::RadioRejected,
@@ -46,14 +49,12 @@ fn channel_json(profile: &Profile, ch: u16, data: &[u8]) -> Result<Value, Comman
         }
         _ => return Err(bad("not this channel's content".into())),
     };
-    Ok(match memory::parse(content).map_err(bad)? {
-        None => json!({"channel": ch, "empty": true, "freq": null, "mode": null, "name": null}),
-        Some(m) => json!({
-            "channel": ch,
-            "empty": false,
-            "freq": m.freq_hz,
-            "mode": profile.mode_of_code(m.mode).map(|x| x.name()),
-            "name": m.name,
+    Ok(MemoryChannel {
+        channel: ch,
+        content: memory::parse(content).map_err(bad)?.map(|m| MemoryEntry {
+            freq_hz: m.freq_hz,
+            mode: profile.mode_of_code(m.mode),
+            name: m.name,
         }),
     })
 }
@@ -75,7 +76,7 @@ pub struct ListMemories {
     next: u16,
     last: u16,
     asked: Option<u16>,
-    channels: Vec<Value>,
+    channels: Vec<MemoryChannel>,
 }
 
 impl ListMemories {
@@ -95,7 +96,7 @@ impl Procedure for ListMemories {
         if let (Some(ch), Some(outcome)) = (self.asked.take(), last) {
             let entry = outcome
                 .map_err(|e| failed(e, "the content read", ch))
-                .and_then(|f| channel_json(cx.profile, ch, &f.data));
+                .and_then(|f| channel_of_reply(cx.profile, ch, &f.data));
             match entry {
                 Ok(v) => self.channels.push(v),
                 Err(e) => return Step::Done(Err(e)),
@@ -103,7 +104,7 @@ impl Procedure for ListMemories {
         }
         if self.next > self.last {
             let channels = std::mem::take(&mut self.channels);
-            return Step::Done(Ok(json!({ "channels": channels })));
+            return Step::Done(Ok(Answer::Memories(channels)));
         }
         let ch = self.next;
         self.next += 1;
@@ -130,7 +131,7 @@ enum Phase {
     /// Recall: the content read before anything changes.
     Check,
     /// The sets (and reads) of the operation.
-    Run(Script),
+    Run(Box<Script>),
     /// Store: the content read after the write.
     Confirm,
     /// Finished.
@@ -142,7 +143,7 @@ pub struct MemoryCommand {
     op: MemoryOp,
     channel: u16,
     phase: Phase,
-    result: Value,
+    result: Option<MemoryChannel>,
 }
 
 impl MemoryCommand {
@@ -152,7 +153,7 @@ impl MemoryCommand {
             op,
             channel,
             phase: Phase::Check,
-            result: Value::Null,
+            result: None,
         }
     }
 
@@ -179,7 +180,7 @@ impl MemoryCommand {
                 Then::Nothing,
             )),
         }
-        Ok(Script::new(items, Value::Null))
+        Ok(Script::new(items, Answer::Done))
     }
 
     fn read(&self, cx: &Cx) -> Step {
@@ -190,7 +191,7 @@ impl MemoryCommand {
     }
 
     /// Steps the script of the operation; a store reads the channel back after it.
-    fn run(&mut self, cx: &mut Cx, mut script: Script, last: Option<Outcome>) -> Step {
+    fn run(&mut self, cx: &mut Cx, mut script: Box<Script>, last: Option<Outcome>) -> Step {
         let what = match self.op {
             MemoryOp::Recall => "the recall",
             MemoryOp::Store => "the store",
@@ -203,11 +204,22 @@ impl MemoryCommand {
             }
             // a changed mode is seen in the mode read back (or the radio's transceive
             // report), which has the engine read the receiver's filter width again
-            Step::Done(Ok(_)) => Step::Done(Ok(std::mem::take(&mut self.result))),
+            Step::Done(Ok(_)) => self.finish(),
             other => {
                 self.phase = Phase::Run(script);
                 other
             }
+        }
+    }
+
+    /// The answer: the channel as read (before a recall, after a store).
+    fn finish(&mut self) -> Step {
+        match self.result.take() {
+            Some(c) => Step::Done(Ok(Answer::Memory(c))),
+            None => Step::Done(Err(CommandError::new(
+                ErrorCode::RadioTimeout,
+                "the memory channel was not read",
+            ))),
         }
     }
 
@@ -217,7 +229,7 @@ impl MemoryCommand {
         let f = outcome
             .unwrap_or_else(|| Err(CommandError::new(ErrorCode::RadioTimeout, "no answer")))
             .map_err(|e| failed(e, "the content read", ch))?;
-        self.result = channel_json(cx.profile, ch, &f.data)?;
+        self.result = Some(channel_of_reply(cx.profile, ch, &f.data)?);
         Ok(())
     }
 }
@@ -234,7 +246,7 @@ impl Procedure for MemoryCommand {
                     if let Err(e) = self.content(cx, last) {
                         return Step::Done(Err(e));
                     }
-                    if self.result["empty"] == true {
+                    if self.result.as_ref().is_some_and(|c| c.content.is_none()) {
                         return Step::Done(Err(CommandError::param(
                             "channel",
                             format!("memory channel {} is empty", self.channel),
@@ -242,16 +254,16 @@ impl Procedure for MemoryCommand {
                     }
                 }
                 match self.script(cx) {
-                    Ok(s) => self.run(cx, s, None),
+                    Ok(s) => self.run(cx, Box::new(s), None),
                     Err(e) => Step::Done(Err(e)),
                 }
             }
             Phase::Run(s) => self.run(cx, s, last),
             Phase::Confirm => match self.content(cx, last) {
-                Ok(()) => Step::Done(Ok(std::mem::take(&mut self.result))),
+                Ok(()) => self.finish(),
                 Err(e) => Step::Done(Err(e)),
             },
-            Phase::Done => Step::Done(Ok(std::mem::take(&mut self.result))),
+            Phase::Done => self.finish(),
         }
     }
 }

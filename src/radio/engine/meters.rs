@@ -5,14 +5,13 @@
 //! has the selected receiver's S-meter read plainly. A NAK skips a meter; a timeout
 //! fails the round.
 
-use serde_json::{Map, Value, json};
-
-use super::proc::{Cx, Outcome, Procedure, Step, route};
-use crate::radio::apply::selected_receiver;
-use crate::radio::error::ErrorCode;
-use crate::radio::meters::civ_read;
-use crate::radio::request::CivRequest;
-use crate::wire::civ::{self, cmd};
+use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step, route};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::state::apply::selected_receiver;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::ErrorCode;
+use crate::wire::civ::cmd::meter;
+use crate::wire::civ::{self, Receiver, cmd};
 use crate::wire::meter::MeterKind;
 
 /// The meter-reading procedure.
@@ -22,7 +21,7 @@ pub struct ReadMeters {
     current: Option<MeterKind>,
     /// The plain read to try when the command-29 one was refused (selected receiver).
     fallback: Option<CivRequest>,
-    values: Map<String, Value>,
+    values: Vec<(MeterKind, u16)>,
 }
 
 impl ReadMeters {
@@ -33,7 +32,7 @@ impl ReadMeters {
             next: 0,
             current: None,
             fallback: None,
-            values: Map::new(),
+            values: Vec::new(),
         }
     }
 }
@@ -48,7 +47,7 @@ impl Procedure for ReadMeters {
                         None => f.data,
                     };
                     if let Some(v) = payload.get(1..3).and_then(|b| civ::bcd_to_level(b).ok()) {
-                        self.values.insert(kind.name().into(), json!(v.min(255)));
+                        self.values.push((kind, v.min(255)));
                     }
                 }
                 Err(e) if e.code == ErrorCode::RadioRejected => {
@@ -71,7 +70,7 @@ impl Procedure for ReadMeters {
             }
             let req = CivRequest::read(cx.addr(), cmd::METER, &[sub]);
             let req = if matches!(kind, MeterKind::Smeter | MeterKind::SmeterSub) {
-                let selected = cx.store.read(|c| selected_receiver(&c.radio)) == rx;
+                let selected = cx.state.read(|c| selected_receiver(&c.radio)) == rx;
                 match route(cx, rx, req.clone(), false) {
                     Some(r) => {
                         let wrapped = r.req != req;
@@ -86,6 +85,21 @@ impl Procedure for ReadMeters {
             self.current = Some(kind);
             return Step::Send { req, retry: false };
         }
-        Step::Done(Ok(Value::Object(std::mem::take(&mut self.values))))
+        Step::Done(Ok(Answer::Meters(std::mem::take(&mut self.values))))
     }
+}
+
+/// The CI-V `15 <sub>` read of `kind` and the receiver it targets, if the meter has one.
+pub fn civ_read(kind: MeterKind) -> Option<(u8, Receiver)> {
+    Some(match kind {
+        MeterKind::Smeter => (meter::S_METER, Receiver::Main),
+        MeterKind::SmeterSub => (meter::S_METER, Receiver::Sub),
+        MeterKind::Power => (meter::PO, Receiver::Main),
+        MeterKind::Swr => (meter::SWR, Receiver::Main),
+        MeterKind::Alc => (meter::ALC, Receiver::Main),
+        MeterKind::Comp => (meter::COMP, Receiver::Main),
+        MeterKind::Vd => (meter::VD, Receiver::Main),
+        MeterKind::Id => (meter::ID, Receiver::Main),
+        MeterKind::Temp => return None,
+    })
 }

@@ -40,6 +40,10 @@ mod timers;
 mod tuning;
 mod vfo;
 
+pub mod request;
+pub mod scope;
+pub mod tx_audio;
+
 #[cfg(test)]
 mod tests;
 
@@ -47,22 +51,24 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use crate::radio::table::answer::Answer;
 
 use self::proc::{Outcome, Procedure};
 use self::safety::Release;
-use super::apply::{apply_frame, mode_frame_receiver};
-use super::audio::TxAudioGate;
-use super::command::Command;
-use super::error::{CommandError, ErrorCode};
-use super::request::{CivRequest, Match};
-use super::state::{RadioStatus, StateStore};
-use crate::lan::link::LinkState;
+use self::timers::{Timer, Timers};
+use crate::lan::session::link_state::LinkState;
 use crate::profile::{Profile, ProfileRegistry};
-use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, cmd};
+use crate::radio::engine::request::{CivRequest, Match};
+use crate::radio::engine::scope::SweepEdges;
+use crate::radio::engine::tx_audio::TxAudioGate;
+use crate::radio::state::apply::{apply_frame, mode_frame_receiver};
+use crate::radio::state::{RadioStatus, StateContent, StateUpdate, TrackedState};
+use crate::radio::table::command::Command;
+use crate::radio::table::error::{CommandError, ErrorCode};
+use crate::wire::civ::{BROADCAST, CONTROLLER, Frame, Receiver, cmd};
 
 /// What a finished command reports.
-pub type CommandResult = Result<Value, CommandError>;
+pub type CommandResult = Result<Answer, CommandError>;
 
 /// Receives a command's result, exactly once.
 pub type Reply = Box<dyn FnOnce(CommandResult) + Send>;
@@ -134,8 +140,10 @@ pub struct EngineStats {
     pub release_failures: u64,
 }
 
-/// What the engine reports to its shell.
+/// What the engine reports to its shell, in the order it happened.
 pub enum EngineEvent {
+    /// The state changed (or raised an event): publish it.
+    State(StateUpdate),
     /// A command finished: call the reply with the result.
     Completed(Reply, CommandResult),
     /// The radio identified itself as another model: this profile applies now.
@@ -152,7 +160,7 @@ enum Internal {
     /// Ask a silent or switched-off radio for its power state.
     Probe,
     /// Read the IF filter width of this receiver again (its mode or filter changed).
-    WidthRefresh(u8),
+    WidthRefresh(Receiver),
     /// Read the scope settings again (the scope shows the other receiver now).
     ScopeRefresh,
 }
@@ -173,8 +181,6 @@ struct Running {
     pending: Option<(CivRequest, bool)>,
     /// The outcome of its last request, not yet handed to it.
     last: Option<Outcome>,
-    /// Asked to wait until then.
-    sleep_until: Option<Instant>,
 }
 
 /// The one request on the wire.
@@ -183,7 +189,6 @@ struct InFlight {
     retry: bool,
     attempt: u8,
     first_sent: Instant,
-    deadline: Instant,
     /// An attempt of the release (its outcome goes there, not to the procedure).
     release: bool,
 }
@@ -192,10 +197,8 @@ struct InFlight {
 /// NAK says nothing of what it answers).
 struct LateAnswers {
     req: CivRequest,
-    /// How many may still come.
+    /// How many may still come (until [`Timer::LateAnswers`]).
     count: u8,
-    /// Expected until then.
-    until: Instant,
 }
 
 /// See the module docs.
@@ -203,7 +206,9 @@ pub struct Engine {
     cfg: EngineConfig,
     profile: Arc<Profile>,
     registry: ProfileRegistry,
-    store: Arc<StateStore>,
+    /// The radio's state: the engine is its one writer; each change goes out as an
+    /// [`EngineEvent::State`].
+    state: TrackedState,
     link: LinkState,
     civ_recovering: bool,
     /// The radio sends no CI-V since the stream opened (standby).
@@ -217,13 +222,13 @@ pub struct Engine {
     running: Option<Running>,
     inflight: Option<InFlight>,
     /// Answers still expected to a request already settled (answered on its retry, or
-    /// given up after a timeout): set aside, and nothing new is sent, until then.
+    /// given up after a timeout): set aside, and nothing new is sent, until
+    /// [`Timer::LateAnswers`].
     absorb: Option<LateAnswers>,
-    last_send: Option<Instant>,
+    /// Every deadline of the engine.
+    timers: Timers,
     /// Transceive frames applied while the current procedure runs.
     transceive: Vec<Frame>,
-    tx_since: Option<Instant>,
-    next_probe: Option<Instant>,
     probe_timeouts: u32,
     release: Option<Release>,
     /// Web TX audio: closed by any unkey, opened when the transmitter is keyed.
@@ -238,18 +243,18 @@ const TRANSCEIVE_LOG: usize = 256;
 
 impl Engine {
     /// An engine for a radio described by `profile` (replaced when the radio reports
-    /// another model found in `registry`), writing `store`.
+    /// another model found in `registry`), starting from the state `content`.
     pub fn new(
         cfg: EngineConfig,
         profile: Arc<Profile>,
         registry: ProfileRegistry,
-        store: Arc<StateStore>,
+        content: StateContent,
     ) -> Engine {
         Engine {
             cfg,
             profile,
             registry,
-            store,
+            state: TrackedState::new(content),
             link: LinkState::Idle,
             civ_recovering: false,
             standby: false,
@@ -261,10 +266,8 @@ impl Engine {
             running: None,
             inflight: None,
             absorb: None,
-            last_send: None,
+            timers: Timers::default(),
             transceive: Vec::new(),
-            tx_since: None,
-            next_probe: None,
             probe_timeouts: 0,
             release: None,
             tx_audio: Arc::default(),
@@ -277,6 +280,11 @@ impl Engine {
     /// The profile in use.
     pub fn profile(&self) -> &Arc<Profile> {
         &self.profile
+    }
+
+    /// The state as the engine knows it (its changes go out as events).
+    pub fn state(&self) -> &StateContent {
+        self.state.content()
     }
 
     /// Counters.
@@ -317,12 +325,24 @@ impl Engine {
     }
 
     fn complete(&mut self, reply: Reply, r: CommandResult) {
-        self.events.push_back(EngineEvent::Completed(reply, r));
+        self.emit(EngineEvent::Completed(reply, r));
+    }
+
+    /// Queues `ev` after the state updates made before it.
+    fn emit(&mut self, ev: EngineEvent) {
+        self.take_updates();
+        self.events.push_back(ev);
+    }
+
+    fn take_updates(&mut self) {
+        while let Some(u) = self.state.poll_update() {
+            self.events.push_back(EngineEvent::State(u));
+        }
     }
 
     /// Answers at once what cannot run now; returns the job when it can.
     fn admit(&mut self, job: Job, now: Instant) -> Option<Job> {
-        let (ptt, power_on) = self.store.read(|c| (c.radio.ptt, c.radio.power_on));
+        let (ptt, power_on) = self.state.read(|c| (c.radio.ptt, c.radio.power_on));
         if job.cmd.unkeys() {
             // TX audio stops now, not when the radio confirms
             self.tx_audio.close();
@@ -335,7 +355,10 @@ impl Engine {
         match &job.cmd {
             Command::Ptt(false) | Command::Release if power_on == Some(false) => {
                 // switched off: so is the transmitter
-                let r = Ok(serde_json::json!({"state": false}));
+                let r = Ok(Answer::Ptt {
+                    on: false,
+                    read_back: None,
+                });
                 self.complete(job.reply, r);
                 return None;
             }
@@ -361,7 +384,7 @@ impl Engine {
             _ => {}
         }
         if self.link != LinkState::Ready {
-            let status = self.store.read(|c| c.detail.status);
+            let status = self.state.read(|c| c.detail.status);
             let e = CommandError::new(
                 ErrorCode::RadioUnavailable,
                 format!(
@@ -373,7 +396,7 @@ impl Engine {
             return None;
         }
         if job.cmd.needs_power()
-            && self.store.read(|c| c.detail.status) == RadioStatus::NotResponding
+            && self.state.read(|c| c.detail.status) == RadioStatus::NotResponding
         {
             // it would only time out: the probe is asking meanwhile
             let e = CommandError::new(
@@ -407,13 +430,15 @@ impl Engine {
             let m = inf.req.matches(&f);
             if m != Match::No {
                 let inf = self.inflight.take().expect("checked above");
+                self.timers.stop(Timer::Request);
                 if inf.attempt > 1 {
                     // the other attempt's answer may still come: it must not answer the next
                     self.absorb = Some(LateAnswers {
                         req: inf.req.clone(),
                         count: 1,
-                        until: inf.first_sent + self.cfg.timeout * 3,
                     });
+                    self.timers
+                        .set(Timer::LateAnswers, inf.first_sent + self.cfg.timeout * 3);
                 }
                 let outcome = if m == Match::Ok {
                     self.stats.ok += 1;
@@ -442,6 +467,7 @@ impl Engine {
             late.count -= 1;
             if late.count == 0 {
                 self.absorb = None;
+                self.timers.stop(Timer::LateAnswers);
             }
             self.drive(now);
             return;
@@ -453,7 +479,7 @@ impl Engine {
     /// A frame nobody waits for: transceive updates and late replies.
     fn unsolicited(&mut self, f: Frame, now: Instant) {
         let profile = self.profile.clone();
-        let applied = self.store.modify(|c| apply_frame(c, &profile, &f));
+        let applied = self.state.modify(|c| apply_frame(c, &profile, &f));
         if !applied {
             self.stats.unmatched += 1;
             return;
@@ -465,7 +491,7 @@ impl Engine {
         if f.cmd == cmd::SCOPE
             && f.data.first() == Some(&cmd::scope::RECEIVER)
             && self
-                .store
+                .state
                 .read(|c| c.radio.scope.settings.span_hz.is_none())
             && !self.internal.contains(&Internal::ScopeRefresh)
         {
@@ -473,7 +499,7 @@ impl Engine {
         }
         let scheme = profile.vfo.scheme;
         if let Some(rx) = self
-            .store
+            .state
             .read(|c| mode_frame_receiver(&c.radio, scheme, &f))
         {
             self.width_stale(rx);
@@ -482,6 +508,20 @@ impl Engine {
             self.after_power_report(now);
         }
         self.track_ptt(now);
+    }
+
+    /// The edges of a sweep of the scope (the scope stream's): shown when the scope
+    /// shows that receiver.
+    pub fn handle_sweep_edges(&mut self, e: SweepEdges) {
+        self.state.modify(|c| {
+            let s = &mut c.radio.scope;
+            if s.receiver == e.receiver {
+                s.settings.mode = Some(e.mode);
+                s.start_freq = e.start_hz;
+                s.end_freq = e.end_hz;
+                s.out_of_range = e.out_of_range;
+            }
+        });
     }
 
     /// Hands the outcome of the request in flight to whoever sent it.
@@ -499,14 +539,17 @@ impl Engine {
         self.transmit.pop_front()
     }
 
-    /// A finished command or a profile change.
+    /// The next state update, finished command or profile change, in order.
     pub fn poll_event(&mut self) -> Option<EngineEvent> {
+        self.take_updates();
         self.events.pop_front()
     }
 
     fn send_bytes(&mut self, bytes: Vec<u8>, now: Instant) {
         self.transmit.push_back(bytes);
-        self.last_send = Some(now);
+        if !self.cfg.pacing.is_zero() {
+            self.timers.set(Timer::Pacing, now + self.cfg.pacing);
+        }
         self.stats.sent += 1;
     }
 
@@ -517,9 +560,9 @@ impl Engine {
             retry,
             attempt: 1,
             first_sent: now,
-            deadline: now + self.cfg.timeout,
             release,
         });
+        self.timers.set(Timer::Request, now + self.cfg.timeout);
     }
 }
 

@@ -2,11 +2,10 @@
 //! profile's `[mod_input]`): read before web TX audio starts, set to LAN, and put back
 //! to the operator's setting afterwards.
 
-use serde_json::json;
-
-use super::proc::{Cx, Item, Outcome, Procedure, Script, Step, Then};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::proc::{Cx, Item, Outcome, Procedure, Script, Step, Then};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{self, cmd};
 
 /// The menu item of `data_mode`'s MOD input.
@@ -39,7 +38,7 @@ impl Procedure for ReadModInput {
     fn step(&mut self, cx: &mut Cx, last: Option<Outcome>) -> Step {
         match (self.asked, last) {
             (None, _) => {
-                let Some(data_mode) = cx.store.read(|c| c.radio.main.data_mode) else {
+                let Some(data_mode) = cx.state.read(|c| c.radio.main.data_mode) else {
                     return Step::Done(Err(CommandError::new(
                         ErrorCode::RadioUnavailable,
                         "the DATA mode is not known yet",
@@ -58,9 +57,7 @@ impl Procedure for ReadModInput {
             (Some((data_mode, (hi, lo))), Some(Ok(f))) => match f.data.as_slice() {
                 [sub, h, l, v, ..] if *sub == cmd::ext::MENU && (*h, *l) == (hi, lo) => {
                     match civ::from_bcd_byte(*v) {
-                        Ok(value) => {
-                            Step::Done(Ok(json!({"data_mode": data_mode, "value": value})))
-                        }
+                        Ok(value) => Step::Done(Ok(Answer::ModInput { data_mode, value })),
                         Err(_) => Step::Done(Err(CommandError::new(
                             ErrorCode::RadioRejected,
                             format!("MOD-input value {v:02X} is not BCD"),
@@ -98,6 +95,6 @@ pub fn set_mod_input(cx: &Cx, data_mode: u8, value: u8) -> Script {
             CivRequest::set(cx.addr(), cmd::EXT, &[cmd::ext::MENU, hi, lo, v]),
             Then::Nothing,
         )],
-        json!({"data_mode": data_mode, "value": value}),
+        Answer::ModInput { data_mode, value },
     )
 }

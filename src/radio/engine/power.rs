@@ -18,11 +18,10 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
-
-use super::proc::{Cx, Effect, Outcome, Procedure, Step};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::proc::{Cx, Effect, Outcome, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, cmd};
 
 /// Reads of a read-back before the state counts as unknown.
@@ -102,8 +101,11 @@ impl Power {
         }
     }
 
-    fn result(&self) -> Value {
-        json!({"state": if self.on { "on" } else { "off" }})
+    fn result(&self, read_back: Option<String>) -> Answer {
+        Answer::Power {
+            on: self.on,
+            read_back,
+        }
     }
 
     fn switch(&mut self, cx: &Cx) -> Step {
@@ -125,9 +127,9 @@ impl Power {
     }
 
     /// The radio is in the state asked for.
-    fn switched(&self, cx: &mut Cx, result: Value) -> Step {
+    fn switched(&self, cx: &mut Cx, result: Answer) -> Step {
         let on = self.on;
-        cx.store.modify(|c| {
+        cx.state.modify(|c| {
             c.radio.power_on = Some(on);
             if !on {
                 c.radio.ptt = Some(false);
@@ -152,9 +154,9 @@ impl Procedure for Power {
         let on = self.on;
         match (std::mem::replace(&mut self.phase, PowerPhase::Start), last) {
             (PowerPhase::Start, _) => {
-                let (power_on, ptt) = cx.store.read(|c| (c.radio.power_on, c.radio.ptt));
+                let (power_on, ptt) = cx.state.read(|c| (c.radio.power_on, c.radio.ptt));
                 if power_on == Some(on) {
-                    return Step::Done(Ok(self.result()));
+                    return Step::Done(Ok(self.result(None)));
                 }
                 if !on && ptt != Some(false) {
                     // a key that ran just before (another client's, say) or a PTT in
@@ -169,7 +171,7 @@ impl Procedure for Power {
                 self.switch(cx)
             }
             (PowerPhase::Unkeying, Some(Ok(_))) => {
-                cx.store.modify(|c| c.radio.ptt = Some(false));
+                cx.state.modify(|c| c.radio.ptt = Some(false));
                 self.switch(cx)
             }
             (PowerPhase::Unkeying, outcome) => {
@@ -182,7 +184,7 @@ impl Procedure for Power {
                 self.switch(cx)
             }
             (PowerPhase::Switching, None) => self.switch(cx),
-            (PowerPhase::Switching, Some(Ok(_))) => self.switched(cx, self.result()),
+            (PowerPhase::Switching, Some(Ok(_))) => self.switched(cx, self.result(None)),
             (PowerPhase::Switching, Some(Err(e)))
                 if on && e.code == ErrorCode::RadioRejected && self.naks < BOOT_NAKS =>
             {
@@ -205,16 +207,14 @@ impl Procedure for Power {
                 match last.as_ref().map(|o| o.as_ref().ok().and_then(power_reply)) {
                     Some(Some(false)) => {
                         log::info!("power off: the radio answered \"{error}\" but reads back off");
-                        let mut r = self.result();
-                        r["readBack"] = json!(true);
-                        r["note"] = json!(format!(
+                        let r = self.result(Some(format!(
                             "the radio did not confirm the power-off ({}) but reads back switched off",
                             error.message
-                        ));
+                        )));
                         self.switched(cx, r)
                     }
                     Some(Some(true)) => {
-                        cx.store.modify(|c| c.radio.power_on = Some(true));
+                        cx.state.modify(|c| c.radio.power_on = Some(true));
                         if self.unkey_failed {
                             cx.effects.push(Effect::Release);
                         }
@@ -223,7 +223,7 @@ impl Procedure for Power {
                     _ if read_again(last.as_ref(), tries) => self.read_back(cx, error, tries + 1),
                     _ => {
                         // a radio in standby says nothing: off, most likely, but unknown
-                        cx.store.modify(|c| c.radio.power_on = None);
+                        cx.state.modify(|c| c.radio.power_on = None);
                         if self.unkey_failed {
                             cx.effects.push(Effect::Release);
                         }
@@ -282,14 +282,17 @@ impl Procedure for PttKey {
                 }
             }
             (PttPhase::Keying, Some(Ok(_))) => {
-                cx.store.modify(|c| c.radio.ptt = Some(on));
-                Step::Done(Ok(json!({"state": on})))
+                cx.state.modify(|c| c.radio.ptt = Some(on));
+                Step::Done(Ok(Answer::Ptt {
+                    on,
+                    read_back: None,
+                }))
             }
             (PttPhase::Keying, Some(Err(e))) => {
                 // the radio may have acted all the same (a NAK that lies, a lost
                 // answer): nobody knows until it is asked
                 log::warn!("ptt {on}: {e}; reading PTT back from the radio");
-                cx.store.modify(|c| c.radio.ptt = None);
+                cx.state.modify(|c| c.radio.ptt = None);
                 self.read_back(cx, e, 1)
             }
             (PttPhase::ReadingBack { error, tries }, last) => {
@@ -299,7 +302,7 @@ impl Procedure for PttKey {
                     .and_then(ptt_reply)
                 {
                     Some(keyed) => {
-                        cx.store.modify(|c| c.radio.ptt = Some(keyed));
+                        cx.state.modify(|c| c.radio.ptt = Some(keyed));
                         log::info!(
                             "ptt {on}: PTT read back {}",
                             if keyed { "keyed" } else { "not keyed" }
@@ -310,14 +313,13 @@ impl Procedure for PttKey {
                             } else {
                                 "not transmitting"
                             };
-                            Step::Done(Ok(json!({
-                                "state": on,
-                                "readBack": true,
-                                "note": format!(
+                            Step::Done(Ok(Answer::Ptt {
+                                on,
+                                read_back: Some(format!(
                                     "the radio did not confirm the command ({}) but reads back {state}",
                                     error.message
-                                ),
-                            })))
+                                )),
+                            }))
                         } else {
                             if keyed {
                                 // still keyed after an unkey: the release takes over

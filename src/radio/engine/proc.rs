@@ -7,14 +7,13 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use crate::profile::{Profile, VfoScheme};
-use crate::radio::apply::{apply_frame_to, selected_receiver};
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
-use crate::radio::state::{StateContent, StateStore};
-use crate::wire::civ::{Frame, cmd};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::state::apply::{apply_frame_to, selected_receiver};
+use crate::radio::state::{StateContent, TrackedState};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::{CommandError, ErrorCode};
+use crate::wire::civ::{Frame, Receiver, cmd};
 
 /// The outcome of one request: the answer (ACK or data), or why there is none.
 pub type Outcome = Result<Frame, CommandError>;
@@ -31,7 +30,7 @@ pub enum Step {
     /// Wait this long, then ask again (with no outcome).
     Sleep(Duration),
     /// Finished.
-    Done(Result<Value, CommandError>),
+    Done(Result<Answer, CommandError>),
 }
 
 /// Something a procedure asks of the engine besides its result.
@@ -47,15 +46,15 @@ pub enum Effect {
     ScopeOutput(bool),
     /// The mode, filter or DATA mode of this receiver changed: the radio keeps an IF
     /// filter width per mode and filter and does not report it, so read it again.
-    WidthStale(u8),
+    WidthStale(Receiver),
 }
 
 /// What a procedure may use.
 pub struct Cx<'a> {
     /// The profile.
     pub profile: &'a Profile,
-    /// The state.
-    pub store: &'a StateStore,
+    /// The state (the engine's: changes made here are published in order).
+    pub state: &'a mut TrackedState,
     /// Requests for the engine.
     pub effects: &'a mut Vec<Effect>,
     /// Transceive frames applied since the procedure started (oldest first).
@@ -85,7 +84,7 @@ pub enum Then {
     Nothing,
     /// Apply the answer to the state (a read), its per-receiver settings to this receiver
     /// when given.
-    Apply(Option<u8>),
+    Apply(Option<Receiver>),
     /// Change the state.
     Set(SetState),
 }
@@ -114,7 +113,7 @@ impl Item {
     }
 
     /// A read whose answer is applied; a NAK (not supported) skips it.
-    pub fn read(req: CivRequest, receiver: Option<u8>) -> Item {
+    pub fn read(req: CivRequest, receiver: Option<Receiver>) -> Item {
         Item {
             req,
             retry: true,
@@ -136,13 +135,13 @@ pub struct Script {
     items: VecDeque<Item>,
     finally: VecDeque<Item>,
     current: Option<Item>,
-    result: Value,
+    result: Answer,
     error: Option<CommandError>,
 }
 
 impl Script {
     /// A script answering `result` when every item succeeds.
-    pub fn new(items: Vec<Item>, result: Value) -> Script {
+    pub fn new(items: Vec<Item>, result: Answer) -> Script {
         Script {
             items: items.into(),
             finally: VecDeque::new(),
@@ -160,7 +159,7 @@ impl Script {
 
     /// A script that fails at once with `e`.
     pub fn fail(e: CommandError) -> Script {
-        let mut s = Script::new(Vec::new(), Value::Null);
+        let mut s = Script::new(Vec::new(), Answer::Done);
         s.error = Some(e);
         s
     }
@@ -174,9 +173,9 @@ impl Procedure for Script {
                     Then::Nothing => {}
                     Then::Apply(rx) => {
                         let profile = cx.profile;
-                        cx.store.modify(|c| apply_frame_to(c, profile, &f, rx));
+                        cx.state.modify(|c| apply_frame_to(c, profile, &f, rx));
                     }
-                    Then::Set(change) => cx.store.modify(change),
+                    Then::Set(change) => cx.state.modify(change),
                 },
                 Err(e) if e.code == ErrorCode::RadioRejected && item.optional => {}
                 Err(e) => {
@@ -204,7 +203,7 @@ impl Procedure for Script {
             }
             None => Step::Done(match self.error.take() {
                 Some(e) => Err(e),
-                None => Ok(std::mem::take(&mut self.result)),
+                None => Ok(std::mem::replace(&mut self.result, Answer::Done)),
             }),
         }
     }
@@ -218,7 +217,7 @@ pub struct Route {
     /// The request as it is sent.
     pub req: CivRequest,
     /// The receiver its answer belongs to, when the answer does not say.
-    pub answer_for: Option<u8>,
+    pub answer_for: Option<Receiver>,
     /// Items that restore the selection.
     pub after: Vec<Item>,
 }
@@ -226,7 +225,7 @@ pub struct Route {
 /// Routes `req` to `receiver`: wrapped in command 29 where the profile routes it, plain
 /// when the receiver is selected (or on A/B radios), else by selecting it for the
 /// duration (`switch` true; with `switch` false such a request is `None`).
-pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Route> {
+pub fn route(cx: &Cx, receiver: Receiver, req: CivRequest, switch: bool) -> Option<Route> {
     let p = cx.profile;
     let f = &req.frame;
     let sub = if crate::wire::civ::has_sub(f.cmd) {
@@ -242,7 +241,7 @@ pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Rou
             after: Vec::new(),
         });
     }
-    let selected = cx.store.read(|c| selected_receiver(&c.radio));
+    let selected = cx.state.read(|c| selected_receiver(&c.radio));
     if p.vfo.scheme == VfoScheme::Ab || receiver == selected {
         return Some(Route {
             before: Vec::new(),
@@ -254,7 +253,7 @@ pub fn route(cx: &Cx, receiver: u8, req: CivRequest, switch: bool) -> Option<Rou
     if !switch {
         return None;
     }
-    let (there, back) = if receiver == 1 {
+    let (there, back) = if receiver == Receiver::Sub {
         (&p.vfo.select_sub, &p.vfo.select_main)
     } else {
         (&p.vfo.select_main, &p.vfo.select_sub)

@@ -13,14 +13,14 @@
 
 use std::time::Instant;
 
-use serde_json::json;
-
-use super::power::{ptt_read, ptt_reply, ptt_set, read_again};
-use super::proc::Outcome;
-use super::{Engine, Job, Reply};
-use crate::lan::link::LinkState;
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::events::RadioEvent;
+use crate::lan::session::link_state::LinkState;
+use crate::radio::engine::power::{ptt_read, ptt_reply, ptt_set, read_again};
+use crate::radio::engine::proc::Outcome;
+use crate::radio::engine::timers::Timer;
+use crate::radio::engine::{Engine, Job, Reply};
+use crate::radio::state::events::RadioEvent;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::{CommandError, ErrorCode};
 
 /// Why the transmitter is being released.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,10 +42,8 @@ pub enum Reason {
 pub struct Release {
     /// Why (the first reason).
     pub reason: Reason,
-    /// Attempts so far.
+    /// Attempts so far (the next one is due at `Timer::Release`).
     pub attempts: u32,
-    /// When the next attempt goes out.
-    pub next_at: Instant,
     /// Waiting for the confirmation.
     pub waiters: Vec<Reply>,
     /// The last unkey failed: PTT is read back before the next one.
@@ -68,20 +66,22 @@ impl Engine {
         let r = self.release.get_or_insert(Release {
             reason,
             attempts: 0,
-            next_at: now,
             waiters: Vec::new(),
             check: None,
         });
         r.waiters.extend(waiter);
         if r.attempts == 0 {
-            r.next_at = r.next_at.min(now);
+            let at = self.timers.get(Timer::Release).map_or(now, |t| t.min(now));
+            self.timers.set(Timer::Release, at);
         }
         self.drive(now);
     }
 
     /// True when the release should go on the wire now.
     pub(super) fn release_due(&self, now: Instant) -> bool {
-        self.link == LinkState::Ready && self.release.as_ref().is_some_and(|r| now >= r.next_at)
+        self.link == LinkState::Ready
+            && self.release.is_some()
+            && self.timers.is_expired(Timer::Release, now)
     }
 
     /// Sends the release's next request: the unkey, or the read-back after a failed one.
@@ -118,9 +118,9 @@ impl Engine {
                 Err(error) => {
                     // the radio may have unkeyed all the same: ask it before trying again
                     log::debug!("release: the unkey failed ({error}); reading PTT back");
-                    self.store.modify(|c| c.radio.ptt = None);
+                    self.state.modify(|c| c.radio.ptt = None);
                     r.check = Some(Check { error, reads: 0 });
-                    r.next_at = now;
+                    self.timers.set(Timer::Release, now);
                     self.release = Some(r);
                 }
             }
@@ -137,12 +137,12 @@ impl Engine {
                 self.released(r);
             }
             Some(true) => {
-                self.store.modify(|c| c.radio.ptt = Some(true));
+                self.state.modify(|c| c.radio.ptt = Some(true));
                 self.unkey_failed(r, check.error, now);
             }
             None if read_again(Some(&outcome), check.reads) => {
                 r.check = Some(check);
-                r.next_at = now;
+                self.timers.set(Timer::Release, now);
                 self.release = Some(r);
             }
             None => {
@@ -155,25 +155,32 @@ impl Engine {
 
     /// The radio confirmed that it does not transmit.
     fn released(&mut self, r: Release) {
-        self.store.modify(|c| c.radio.ptt = Some(false));
-        self.tx_since = None;
+        self.timers.stop(Timer::Release);
+        self.state.modify(|c| c.radio.ptt = Some(false));
+        self.timers.stop(Timer::TxTimeout);
         if r.reason == Reason::TxTimeout && r.attempts == 1 {
             self.tx_timeout_event(true);
         }
         for w in r.waiters {
-            self.complete(w, Ok(json!({"state": false})));
+            self.complete(
+                w,
+                Ok(Answer::Ptt {
+                    on: false,
+                    read_back: None,
+                }),
+            );
         }
         self.update_connection();
     }
 
     /// An unkey failed and the radio did not say it is off: the next attempt after the
     /// backoff.
-    fn unkey_failed(&mut self, mut r: Release, e: CommandError, now: Instant) {
+    fn unkey_failed(&mut self, r: Release, e: CommandError, now: Instant) {
         self.stats.release_failures += 1;
         let exp = r.attempts.saturating_sub(1).min(16);
         let backoff =
             (self.cfg.release_backoff_min * 2u32.pow(exp)).min(self.cfg.release_backoff_max);
-        r.next_at = now + backoff;
+        self.timers.set(Timer::Release, now + backoff);
         log::error!(
             "unkeying the transmitter failed (attempt {}): {e}; trying again in {backoff:?}",
             r.attempts
@@ -181,14 +188,14 @@ impl Engine {
         if r.reason == Reason::TxTimeout && r.attempts == 1 {
             self.tx_timeout_event(false);
         }
-        self.store.notify(RadioEvent::UnkeyFailed {
+        self.state.notify(RadioEvent::UnkeyFailed {
             attempts: r.attempts,
             message: e.message.clone(),
             retry_in_ms: backoff.as_millis() as u64,
         });
         let attempts = r.attempts;
         self.release = Some(r);
-        self.store.modify(|c| {
+        self.state.modify(|c| {
             c.detail.message = Some(format!(
                 "the transmitter could not be unkeyed yet ({attempts} attempts): retrying until the radio confirms"
             ))
@@ -201,12 +208,19 @@ impl Engine {
         let Some(r) = self.release.take() else {
             return;
         };
+        self.timers.stop(Timer::Release);
         log::info!(
             "PTT release ({:?}) ends: the radio is switched off",
             r.reason
         );
         for w in r.waiters {
-            self.complete(w, Ok(json!({"state": false})));
+            self.complete(
+                w,
+                Ok(Answer::Ptt {
+                    on: false,
+                    read_back: None,
+                }),
+            );
         }
         self.update_connection();
     }
@@ -214,27 +228,36 @@ impl Engine {
     /// Starts (or restarts) the transmit timer from the state; a transmitter keyed with
     /// no release outstanding opens the gate of TX audio.
     pub(super) fn track_ptt(&mut self, now: Instant) {
-        let ptt = self.store.read(|c| c.radio.transmitting());
-        match (ptt, self.tx_since) {
-            (true, None) => {
-                self.tx_since = Some(now);
+        let ptt = self.state.read(|c| c.radio.transmitting());
+        match (ptt, self.timers.is_set(Timer::TxTimeout)) {
+            (true, false) => {
+                self.timers.set(Timer::TxTimeout, now + self.cfg.tx_timeout);
                 if self.release.is_none() {
                     self.tx_audio.open();
                 }
             }
             // unknown (a read-back on its way) is not "off": the timer keeps running
-            (false, Some(_)) if self.store.read(|c| c.radio.ptt) == Some(false) => {
-                self.tx_since = None
+            (false, true) if self.state.read(|c| c.radio.ptt) == Some(false) => {
+                self.timers.stop(Timer::TxTimeout)
             }
             _ => {}
         }
+    }
+
+    /// The transmitter has been keyed for the longest transmission allowed.
+    pub(super) fn tx_timed_out(&mut self, now: Instant) {
+        log::warn!(
+            "transmit timeout ({:?}): releasing PTT",
+            self.cfg.tx_timeout
+        );
+        self.start_release(Reason::TxTimeout, None, now);
     }
 
     /// Shutting down: unkeys the transmitter if it may be keyed (the shell keeps driving
     /// until [`Engine::is_settled`] or its deadline).
     pub fn shutdown(&mut self, now: Instant) {
         self.tx_audio.close();
-        let ptt = self.store.read(|c| c.radio.ptt);
+        let ptt = self.state.read(|c| c.radio.ptt);
         if ptt != Some(false) && self.link == LinkState::Ready {
             log::info!("shutting down while the transmitter may be keyed: releasing PTT");
             self.start_release(Reason::Shutdown, None, now);
@@ -254,8 +277,8 @@ impl Engine {
         self.drive(now);
     }
 
-    fn tx_timeout_event(&self, released: bool) {
-        self.store.notify(RadioEvent::TxTimeout {
+    fn tx_timeout_event(&mut self, released: bool) {
+        self.state.notify(RadioEvent::TxTimeout {
             released,
             after_s: self.cfg.tx_timeout.as_secs(),
         });

@@ -3,14 +3,13 @@
 //! mode is read first (`26 01`, where the radio has it), since the state may not know it
 //! (an A/B radio whose selection is unknown) or the front panel may have changed it.
 
-use serde_json::json;
-
-use super::proc::{Cx, Outcome, Procedure, Step};
-use super::vfo;
-use crate::radio::apply::apply_frame;
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
-use crate::radio::table::{cw_mode_allows, tx_vfo};
+use crate::radio::engine::proc::{Cx, Outcome, Procedure, Step};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::vfo;
+use crate::radio::state::apply::apply_frame;
+use crate::radio::state::{cw_mode_allows, tx_vfo};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::civ::{Frame, Mode, cmd};
 
 fn unknown_tx_mode(label: &str) -> CommandError {
@@ -71,7 +70,7 @@ impl Procedure for SendCw {
     fn step(&mut self, cx: &mut Cx, last: Option<Outcome>) -> Step {
         match self.phase {
             Phase::Start => {
-                let s = cx.store.read(|c| c.radio.clone());
+                let s = cx.state.read(|c| c.radio.clone());
                 let (label, mode) = tx_vfo(&s);
                 if s.settings.split == Some(true) && vfo::has_unselected(cx.profile) {
                     self.phase = Phase::ReadingTx;
@@ -83,11 +82,11 @@ impl Procedure for SendCw {
                 self.send_if(cx, &label, mode)
             }
             Phase::ReadingTx => {
-                let label = cx.store.read(|c| tx_vfo(&c.radio).0);
+                let label = cx.state.read(|c| tx_vfo(&c.radio).0);
                 match last {
                     Some(Ok(f)) => {
                         let profile = cx.profile;
-                        cx.store.modify(|c| apply_frame(c, profile, &f));
+                        cx.state.modify(|c| apply_frame(c, profile, &f));
                         let mode = mode_of(cx, &f);
                         self.send_if(cx, &label, mode)
                     }
@@ -96,7 +95,9 @@ impl Procedure for SendCw {
                 }
             }
             Phase::Sending => match last {
-                Some(Ok(_)) => Step::Done(Ok(json!({"sent": self.text.len()}))),
+                Some(Ok(_)) => Step::Done(Ok(Answer::CwSent {
+                    chars: self.text.len(),
+                })),
                 Some(Err(e)) => Step::Done(Err(e)),
                 None => Step::Done(Err(CommandError::new(
                     ErrorCode::RadioTimeout,

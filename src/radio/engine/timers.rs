@@ -1,26 +1,61 @@
-//! The engine's timers: what is due at `now` ([`Engine::handle_timeout`]), the next
-//! instant anything is ([`Engine::poll_timeout`]), and when a request may go on the wire
-//! (one in flight, pacing, the late-answer window).
+//! The engine's timers, as data: one [`TimerTable`] slot per [`Timer`]. What is due at
+//! `now` ([`Engine::handle_timeout`]), the next instant anything is
+//! ([`Engine::poll_timeout`]), and when a request may go on the wire (one in flight,
+//! pacing, the late-answer window).
 
 use std::time::Instant;
 
-use super::safety;
-use super::{Engine, Internal, LateAnswers, hex};
-use crate::lan::link::LinkState;
-use crate::radio::error::{CommandError, ErrorCode};
+use crate::lan::session::link_state::LinkState;
+use crate::radio::engine::{Engine, Internal, LateAnswers, hex};
+use crate::radio::table::error::{CommandError, ErrorCode};
+use crate::util::timer_table::TimerTable;
+
+/// The engine's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Timer {
+    /// The request in flight is retried or given up on.
+    Request,
+    /// Late answers to a settled request are no longer expected (nothing new is sent
+    /// until then).
+    LateAnswers,
+    /// The least time between two requests has passed (pacing).
+    Pacing,
+    /// The running procedure's pause ends.
+    Sleep,
+    /// The transmitter has been keyed for the longest transmission allowed (armed while
+    /// it is keyed, or may be: its being armed is what "keyed" means to the engine).
+    TxTimeout,
+    /// The power probe of a silent or switched-off radio is due (it goes while idle).
+    Probe,
+    /// The release's next attempt is due (it goes when the wire allows).
+    Release,
+}
+
+impl Timer {
+    /// How many there are.
+    pub(super) const COUNT: usize = 7;
+}
+
+impl From<Timer> for usize {
+    fn from(t: Timer) -> usize {
+        t as usize
+    }
+}
+
+/// The engine's timer table.
+pub(super) type Timers = TimerTable<Timer, { Timer::COUNT }>;
 
 impl Engine {
     /// Time passed: runs every timer that is due.
     pub fn handle_timeout(&mut self, now: Instant) {
-        if let Some(inf) = &self.inflight
-            && now >= inf.deadline
+        if self.timers.expire(Timer::Request, now)
+            && let Some(mut inf) = self.inflight.take()
         {
-            let mut inf = self.inflight.take().expect("checked above");
             if inf.retry && inf.attempt == 1 && self.link == LinkState::Ready {
                 self.stats.retries += 1;
                 log::debug!("CI-V {}: no answer, retrying once", hex(&inf.req.frame));
                 inf.attempt = 2;
-                inf.deadline = now + self.cfg.timeout;
+                self.timers.set(Timer::Request, now + self.cfg.timeout);
                 self.send_bytes(inf.req.frame.emit(), now);
                 self.inflight = Some(inf);
             } else {
@@ -38,79 +73,71 @@ impl Engine {
                 self.absorb = Some(LateAnswers {
                     req: inf.req.clone(),
                     count: inf.attempt,
-                    until: now + self.cfg.timeout,
                 });
+                self.timers.set(Timer::LateAnswers, now + self.cfg.timeout);
                 self.deliver(inf.release, Err(e), now);
             }
         }
-        if self.absorb.as_ref().is_some_and(|l| now >= l.until) {
+        if self.timers.expire(Timer::LateAnswers, now) {
             self.absorb = None;
         }
-        if let Some(r) = self.running.as_mut()
-            && r.sleep_until.is_some_and(|t| now >= t)
-        {
-            r.sleep_until = None;
-        }
-        if self
-            .tx_since
-            .is_some_and(|t| now >= t + self.cfg.tx_timeout)
-        {
-            log::warn!(
-                "transmit timeout ({:?}): releasing PTT",
-                self.cfg.tx_timeout
-            );
-            self.tx_since = None;
-            self.start_release(safety::Reason::TxTimeout, None, now);
+        self.timers.expire(Timer::Pacing, now);
+        self.timers.expire(Timer::Sleep, now);
+        if self.timers.expire(Timer::TxTimeout, now) {
+            self.tx_timed_out(now);
         }
         // what ended above may leave the engine idle with the probe due
         self.drive(now);
-        if self.next_probe.is_some_and(|t| now >= t) && self.idle() {
-            self.next_probe = Some(now + self.cfg.probe_interval);
+        if self.timers.is_expired(Timer::Probe, now) && self.idle() {
             if self.link == LinkState::Ready {
+                self.timers.set(Timer::Probe, now + self.cfg.probe_interval);
                 self.internal.push_back(Internal::Probe);
             } else {
-                self.next_probe = None;
+                self.timers.stop(Timer::Probe);
             }
             self.drive(now);
         }
     }
 
     /// The next instant [`Engine::handle_timeout`] has work (`None`: only input will).
+    /// Never an instant that has passed: what is due but held back by the wire (a
+    /// request or the release waiting for pacing or the late-answer window) is reported
+    /// at the instant the wire allows it, and the probe only while the engine is idle.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let mut t: Option<Instant> = None;
+        let t = &self.timers;
+        let mut next = t.next_of(&[
+            Timer::Request,
+            Timer::LateAnswers,
+            Timer::Sleep,
+            Timer::TxTimeout,
+        ]);
         let mut at = |x: Option<Instant>| {
             if let Some(x) = x {
-                t = Some(t.map_or(x, |t| t.min(x)));
+                next = Some(next.map_or(x, |n| n.min(x)));
             }
         };
-        at(self.inflight.as_ref().map(|i| i.deadline));
-        at(self.absorb.as_ref().map(|l| l.until));
-        at(self.tx_since.map(|s| s + self.cfg.tx_timeout));
-        if let Some(r) = &self.running {
-            at(r.sleep_until);
-            if r.pending.is_some() && self.inflight.is_none() {
-                at(self.send_allowed_at());
+        if self.idle() {
+            at(t.get(Timer::Probe));
+        }
+        if self.inflight.is_none() {
+            let wire = self.send_allowed_at();
+            if self.running.as_ref().is_some_and(|r| r.pending.is_some()) {
+                at(wire);
+            }
+            if self.link == LinkState::Ready {
+                at(t.get(Timer::Release).map(|r| wire.map_or(r, |w| w.max(r))));
             }
         }
-        if self.idle() {
-            at(self.next_probe);
-        }
-        if self.inflight.is_none() && self.link == LinkState::Ready {
-            // due, but it waits for the wire like any request (never a time in the past
-            // that nothing can act on: the shell would spin)
-            at(self.release.as_ref().map(|r| {
-                self.send_allowed_at()
-                    .map_or(r.next_at, |a| a.max(r.next_at))
-            }));
-        }
-        t
+        next
     }
 
     /// The instant the wire allows the next request, when something holds it back
     /// (pacing, a late answer still expected); `None`: nothing does.
     fn send_allowed_at(&self) -> Option<Instant> {
-        let absorb = self.absorb.as_ref().map(|l| l.until);
-        match (absorb, self.next_send_at()) {
+        match (
+            self.timers.get(Timer::LateAnswers),
+            self.timers.get(Timer::Pacing),
+        ) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         }
@@ -120,17 +147,10 @@ impl Engine {
         self.running.is_none() && self.inflight.is_none()
     }
 
-    pub(super) fn next_send_at(&self) -> Option<Instant> {
-        self.last_send
-            .filter(|_| !self.cfg.pacing.is_zero())
-            .map(|t| t + self.cfg.pacing)
-    }
-
     /// True when a new request may go on the wire at `now`.
     pub(super) fn may_send(&self, now: Instant) -> bool {
         self.inflight.is_none()
             && self.link == LinkState::Ready
-            && self.absorb.as_ref().is_none_or(|l| now >= l.until)
-            && self.next_send_at().is_none_or(|t| now >= t)
+            && self.send_allowed_at().is_none_or(|t| now >= t)
     }
 }

@@ -2,16 +2,15 @@
 //! receiver or VFO, with the classic commands for the selected one and `25`/`26` for
 //! the other (or, on radios without them, the classic ones while it is selected).
 
-use serde_json::json;
-
-use super::proc::{Cx, Effect, Item, Script, Then, route};
-use super::vfo;
-use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
-use crate::radio::command::Target;
-use crate::radio::error::{CommandError, ErrorCode};
-use crate::radio::request::CivRequest;
+use crate::radio::engine::proc::{Cx, Effect, Item, Script, Then, route};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::engine::vfo;
 use crate::radio::state::RadioState;
-use crate::wire::civ::{self, Mode, cmd};
+use crate::radio::state::apply::{self, sel_for_target, selected_vfo, vfo_of};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Target;
+use crate::radio::table::error::{CommandError, ErrorCode};
+use crate::wire::civ::{self, Mode, Receiver, cmd};
 
 fn unknown(what: &str) -> CommandError {
     CommandError::new(
@@ -30,9 +29,9 @@ pub fn set_freq(cx: &Cx, target: Target, hz: u64) -> Script {
             format!("{hz} Hz cannot be sent"),
         ));
     };
-    let result = json!({"vfo": target.label(), "freq": hz});
+    let result = Answer::Tuned { target, hz };
     let then = Then::Set(Box::new(move |c| apply::set_freq(&mut c.radio, target, hz)));
-    match cx.store.read(|c| sel_for_target(&c.radio, target)) {
+    match cx.state.read(|c| sel_for_target(&c.radio, target)) {
         None => Script::fail(unknown("the selected VFO")),
         Some(0) => Script::new(
             vec![Item::set(CivRequest::set(addr, cmd::SET_FREQ, &bcd), then)],
@@ -78,7 +77,7 @@ pub fn set_mode(
     data: Option<u8>,
 ) -> Script {
     let addr = cx.addr();
-    let Some((_, cur_mode, cur_filter, cur_data)) = cx.store.read(|c| vfo_of(&c.radio, target))
+    let Some((_, cur_mode, cur_filter, cur_data)) = cx.state.read(|c| vfo_of(&c.radio, target))
     else {
         return Script::fail(CommandError::new(
             ErrorCode::NotSupported,
@@ -96,7 +95,7 @@ pub fn set_mode(
     }
     let code = mode.code();
     let filter = filter.or(cur_filter);
-    let sel = cx.store.read(|c| sel_for_target(&c.radio, target));
+    let sel = cx.state.read(|c| sel_for_target(&c.radio, target));
     let with_filter = mode.has_filter();
     let fil = filter.and_then(|f| civ::bcd_byte(f).ok());
     let new_data = data.or(cur_data);
@@ -157,11 +156,13 @@ pub fn set_mode(
             items
         }
     };
-    let result = json!({
-        "vfo": target.label(), "mode": mode, "filter": filter.map(|f| format!("FIL{f}")),
-        "data": new_data,
-    });
-    if let Some(rx) = cx.store.read(|c| width_receiver(&c.radio, target)) {
+    let result = Answer::ModeSet {
+        target,
+        mode,
+        filter,
+        data: new_data,
+    };
+    if let Some(rx) = cx.state.read(|c| width_receiver(&c.radio, target)) {
         cx.effects.push(Effect::WidthStale(rx));
     }
     Script::new(items, result).finally(finally)
@@ -169,11 +170,11 @@ pub fn set_mode(
 
 /// The receiver whose filter width `target` shows (`None`: an unselected VFO of an A/B
 /// radio, whose width the radio does not show).
-fn width_receiver(s: &RadioState, target: Target) -> Option<u8> {
+fn width_receiver(s: &RadioState, target: Target) -> Option<Receiver> {
     match target {
         Target::Receiver(r) => Some(r),
-        Target::Vfo(v) => (selected_vfo(s) == Some(v)).then_some(0),
-        Target::SelectedVfo => Some(0),
+        Target::Vfo(v) => (selected_vfo(s) == Some(v)).then_some(Receiver::Main),
+        Target::SelectedVfo => Some(Receiver::Main),
     }
 }
 
@@ -181,17 +182,17 @@ fn width_receiver(s: &RadioState, target: Target) -> Option<u8> {
 /// radio keeps one per mode and filter and reports none of it): plainly or through
 /// command 29; a receiver that could only be read by changing the operator's selection
 /// has its width marked unknown instead.
-pub fn width_refresh(cx: &Cx, rx: u8) -> Script {
+pub fn width_refresh(cx: &mut Cx, rx: Receiver) -> Script {
     let req = CivRequest::read(cx.addr(), cmd::EXT, &[cmd::ext::FILTER_WIDTH]);
     match route(cx, rx, req, false) {
-        Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], json!({})),
+        Some(r) => Script::new(vec![Item::read(r.req, r.answer_for)], Answer::Done),
         None => {
-            cx.store.modify(|c| {
+            cx.state.modify(|c| {
                 if let Some(r) = c.radio.receiver_mut(rx) {
                     r.settings.filter_width = None;
                 }
             });
-            Script::new(Vec::new(), json!({}))
+            Script::new(Vec::new(), Answer::Done)
         }
     }
 }

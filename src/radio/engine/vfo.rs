@@ -10,12 +10,13 @@
 //!   unselected one is reached by selecting it for the duration (the state follows every
 //!   switch, so that replies land on the VFO that gave them).
 
-use super::proc::{Cx, Effect, Item, Outcome, Procedure, Script, Step, Then};
 use crate::profile::{Feature, Profile, VfoScheme};
-use crate::radio::apply::{self, sel_for_target, selected_vfo, vfo_of};
-use crate::radio::command::{Command, Target};
-use crate::radio::request::CivRequest;
-use crate::wire::civ::cmd;
+use crate::radio::engine::proc::{Cx, Effect, Item, Outcome, Procedure, Script, Step, Then};
+use crate::radio::engine::request::CivRequest;
+use crate::radio::state::apply::{self, sel_for_target, selected_vfo, vfo_of};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Target};
+use crate::wire::civ::{Receiver, cmd};
 
 /// True if the radio reads and sets the unselected receiver / VFO with `25`/`26`.
 pub fn has_unselected(p: &Profile) -> bool {
@@ -88,7 +89,7 @@ pub fn switch_to(cx: &Cx, index: u8) -> (Item, Item) {
 /// DATA mode of its target when it needs them and they are not known. `None`: nothing.
 pub fn prepare(cx: &mut Cx, command: &Command) -> Option<Vec<Item>> {
     let p = cx.profile;
-    let s = cx.store.read(|c| c.radio.clone());
+    let s = cx.state.read(|c| c.radio.clone());
     if p.vfo.scheme == VfoScheme::Ab
         && let Some(v) = command.named_vfo()
         && selected_vfo(&s).is_none()
@@ -97,7 +98,7 @@ pub fn prepare(cx: &mut Cx, command: &Command) -> Option<Vec<Item>> {
         items.extend(read_all(cx));
         // the radio shows the filter width of that VFO's mode now
         if p.has_feature(Feature::FilterWidth) {
-            cx.effects.push(Effect::WidthStale(0));
+            cx.effects.push(Effect::WidthStale(Receiver::Main));
         }
         return Some(items);
     }
@@ -131,10 +132,12 @@ pub fn prepare(cx: &mut Cx, command: &Command) -> Option<Vec<Item>> {
     Some(items)
 }
 
-/// The VFO / receiver index of `target` (`None`: the selected VFO, whichever it is).
+/// The VFO / receiver index of `target` (0 VFO A or MAIN, 1 VFO B or SUB; `None`: the
+/// selected VFO, whichever it is).
 pub fn target_index(target: Target) -> Option<u8> {
     match target {
-        Target::Receiver(i) | Target::Vfo(i) => Some(i),
+        Target::Receiver(r) => Some(r.code()),
+        Target::Vfo(i) => Some(i),
         Target::SelectedVfo => None,
     }
 }
@@ -154,7 +157,7 @@ impl Prepared {
     /// Runs `prep`, then the procedure `build` makes.
     pub fn new(prep: Vec<Item>, build: Build) -> Prepared {
         Prepared {
-            prep: Script::new(prep, serde_json::Value::Null),
+            prep: Script::new(prep, Answer::Done),
             build: Some(build),
             inner: None,
         }

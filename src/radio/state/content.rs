@@ -8,7 +8,7 @@ use crate::radio::table::settings::{
     GlobalSettings, Place, ReceiverSettings, ScopeSettings, Setting, SettingId,
 };
 use crate::util::vocabulary::vocabulary;
-use crate::wire::civ::Mode;
+use crate::wire::civ::{Mode, Receiver};
 
 vocabulary! {
     /// The selected receiver (MAIN/SUB radios) or VFO (A/B radios).
@@ -127,8 +127,8 @@ impl ReceiverState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct ScopeState {
-    /// Receiver shown (0 MAIN, 1 SUB).
-    pub receiver: u8,
+    /// Receiver shown.
+    pub receiver: Receiver,
     /// Both receivers shown.
     pub dual: bool,
     /// The scope settings of the settings table (of the receiver shown).
@@ -180,28 +180,26 @@ impl RadioState {
         }
     }
 
-    /// Receiver `r` (0 MAIN, 1 SUB), if the radio has it.
-    pub fn receiver(&self, r: u8) -> Option<&ReceiverState> {
-        if r == 0 {
-            Some(&self.main)
-        } else {
-            self.sub.as_ref()
+    /// Receiver `r`, if the radio has it.
+    pub fn receiver(&self, r: Receiver) -> Option<&ReceiverState> {
+        match r {
+            Receiver::Main => Some(&self.main),
+            Receiver::Sub => self.sub.as_ref(),
         }
     }
 
-    /// Receiver `r` (0 MAIN, 1 SUB), if the radio has it.
-    pub fn receiver_mut(&mut self, r: u8) -> Option<&mut ReceiverState> {
-        if r == 0 {
-            Some(&mut self.main)
-        } else {
-            self.sub.as_mut()
+    /// Receiver `r`, if the radio has it.
+    pub fn receiver_mut(&mut self, r: Receiver) -> Option<&mut ReceiverState> {
+        match r {
+            Receiver::Main => Some(&mut self.main),
+            Receiver::Sub => self.sub.as_mut(),
         }
     }
 
     /// The value of setting `id` for receiver `rx` (ignored for global settings; a scope
     /// setting is known for the receiver the scope shows) as the state shows it, `None`
     /// when unknown.
-    pub fn setting(&self, id: SettingId, rx: u8) -> Option<serde_json::Value> {
+    pub fn setting(&self, id: SettingId, rx: Receiver) -> Option<serde_json::Value> {
         match Setting::of(id).place {
             Place::Global => self.settings.get(id),
             Place::Receiver => self.receiver(rx)?.settings.get(id),
@@ -213,7 +211,7 @@ impl RadioState {
     /// Sets setting `id` for receiver `rx` from its raw value; false when the receiver
     /// (or, for a scope setting, the receiver the scope shows) is not `rx` or the value is
     /// not one of the setting's.
-    pub fn set_setting(&mut self, id: SettingId, rx: u8, raw: i64) -> bool {
+    pub fn set_setting(&mut self, id: SettingId, rx: Receiver, raw: i64) -> bool {
         match Setting::of(id).place {
             Place::Global => self.settings.set(id, raw),
             Place::Receiver => self

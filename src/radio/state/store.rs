@@ -1,5 +1,7 @@
-//! The holder of the state resource: a [`StateStore`] bumps `revision` on every change
-//! of content, computes leaf-level deltas and derived events, and fans them out to
+//! The holder of the state resource, on the shell's side: a [`StateStore`] publishes the
+//! updates of the state's one writer (the engine, through the executor thread) and the
+//! web layer's client counts — it bumps `revision` on every change of content, stamps
+//! `updatedAt`, computes leaf-level deltas and fans them out with their events to
 //! subscribers under the same lock as the snapshot they start from (so a subscriber
 //! never misses or repeats a change).
 
@@ -9,8 +11,9 @@ use std::time::SystemTime;
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use super::content::StateContent;
-use crate::radio::events::{RadioEvent, derive_events};
+use crate::radio::state::content::{StateContent, WsClients};
+use crate::radio::state::events::RadioEvent;
+use crate::radio::state::tracked::StateUpdate;
 use crate::util::json_diff;
 use crate::util::time::iso8601;
 
@@ -84,6 +87,26 @@ struct StoreInner {
 }
 
 impl StoreInner {
+    /// The content changed: the next revision, its delta and `events` to every sink.
+    fn commit(&mut self, events: Vec<RadioEvent>, at: SystemTime) {
+        let revision = self.revision + 1;
+        let doc = self.content.to_json(revision, at);
+        let d = json_diff::diff(&self.doc, &doc);
+        self.revision = revision;
+        self.updated_at = at;
+        self.json = None;
+        self.doc = doc;
+        let change = Arc::new(StateChange {
+            revision,
+            changed: d.changed,
+            removed: d.removed,
+            events,
+        });
+        for (_, s) in &self.sinks {
+            s.on_change(&change);
+        }
+    }
+
     fn snapshot(&mut self) -> Snapshot {
         let doc = &self.doc;
         let json = self
@@ -136,48 +159,46 @@ impl StateStore {
         self.inner.lock().snapshot()
     }
 
-    /// Changes the content. When anything visible changed, the revision goes up by one,
-    /// `updatedAt` moves, and every sink gets the delta and its events.
-    pub fn modify<R>(&self, f: impl FnOnce(&mut StateContent) -> R) -> R {
+    /// Publishes an update of the state's writer (the engine), stamped `at`: a change
+    /// of content moves `revision` up by one and `updatedAt` to `at` (the WebSocket
+    /// client counts stay the store's own); every sink gets the delta and its events. An
+    /// event alone goes to the sinks at the current revision with no changed fields.
+    pub fn publish(&self, update: StateUpdate, at: SystemTime) {
         let mut g = self.inner.lock();
-        let before = g.content.clone();
-        let r = f(&mut g.content);
-        if g.content == before {
-            return r;
+        match update {
+            StateUpdate::Changed {
+                mut content,
+                events,
+            } => {
+                content.ws_clients = g.content.ws_clients;
+                if *content == g.content {
+                    return;
+                }
+                g.content = *content;
+                g.commit(events, at);
+            }
+            StateUpdate::Event(event) => {
+                let change = Arc::new(StateChange {
+                    revision: g.revision,
+                    changed: Map::new(),
+                    removed: Vec::new(),
+                    events: vec![event],
+                });
+                for (_, s) in &g.sinks {
+                    s.on_change(&change);
+                }
+            }
         }
-        let revision = g.revision + 1;
-        let updated_at = SystemTime::now();
-        let doc = g.content.to_json(revision, updated_at);
-        let d = json_diff::diff(&g.doc, &doc);
-        let events = derive_events(&before, &g.content);
-        g.revision = revision;
-        g.updated_at = updated_at;
-        g.json = None;
-        g.doc = doc;
-        let change = Arc::new(StateChange {
-            revision,
-            changed: d.changed,
-            removed: d.removed,
-            events,
-        });
-        for (_, s) in &g.sinks {
-            s.on_change(&change);
-        }
-        r
     }
 
-    /// Sends an event that is not a change of the resource (e.g. a transmit timeout) to
-    /// every sink, at the current revision and with no changed fields.
-    pub fn notify(&self, event: RadioEvent) {
-        let g = self.inner.lock();
-        let change = Arc::new(StateChange {
-            revision: g.revision,
-            changed: Map::new(),
-            removed: Vec::new(),
-            events: vec![event],
-        });
-        for (_, s) in &g.sinks {
-            s.on_change(&change);
+    /// Changes the WebSocket client counts (the one part of the resource the web layer
+    /// writes), stamped now.
+    pub fn modify_clients(&self, f: impl FnOnce(&mut WsClients)) {
+        let mut g = self.inner.lock();
+        let before = g.content.ws_clients;
+        f(&mut g.content.ws_clients);
+        if g.content.ws_clients != before {
+            g.commit(Vec::new(), SystemTime::now());
         }
     }
 
@@ -202,7 +223,7 @@ impl StateStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::radio::state::{RadioState, ReceiverState};
+    use crate::radio::state::{RadioState, ReceiverState, TrackedState};
     use crate::wire::civ::Mode;
 
     struct Collect(Mutex<Vec<Arc<StateChange>>>);
@@ -220,31 +241,75 @@ mod tests {
         StateContent::connecting(radio, "IC-7610")
     }
 
+    /// Publishes every change `f` makes through a tracked copy, as the executor does.
+    fn change(store: &StateStore, state: &mut TrackedState, f: impl FnOnce(&mut StateContent)) {
+        state.modify(f);
+        while let Some(u) = state.poll_update() {
+            store.publish(u, SystemTime::now());
+        }
+    }
+
     #[test]
     fn revision_moves_only_on_change_and_deltas_rebuild_the_state() {
         let store = StateStore::new(content());
+        let mut state = TrackedState::new(content());
         let sink = Arc::new(Collect(Mutex::new(Vec::new())));
         let (_, snap) = store.subscribe(sink.clone());
         assert_eq!(snap.revision, 1);
-        store.modify(|c| c.radio.main.freq_hz = Some(14_074_000)); // no change
+        change(&store, &mut state, |c| {
+            c.radio.main.freq_hz = Some(14_074_000)
+        }); // no change
         assert_eq!(store.revision(), 1);
-        store.modify(|c| c.radio.main.freq_hz = Some(14_075_000));
-        store.modify(|c| c.radio.ptt = Some(true));
-        store.modify(|c| c.radio.sub = None);
-        assert_eq!(store.revision(), 4);
+        change(&store, &mut state, |c| {
+            c.radio.main.freq_hz = Some(14_075_000)
+        });
+        change(&store, &mut state, |c| c.radio.ptt = Some(true));
+        store.modify_clients(|w| w.scope += 1);
+        change(&store, &mut state, |c| c.radio.sub = None);
+        assert_eq!(store.revision(), 5);
         let changes = sink.0.lock().clone();
-        assert_eq!(changes.len(), 3);
+        assert_eq!(changes.len(), 4);
         assert_eq!(changes[0].changed["main"], json!({"freqHz": 14_075_000}));
         assert_eq!(changes[0].events[0].name(), "freq_changed");
         assert_eq!(changes[1].events[0].name(), "ptt");
-        assert_eq!(changes[2].removed, vec!["sub".to_string()]);
+        assert_eq!(changes[2].changed["wsClients"], json!({"scope": 1}));
+        assert!(changes[2].events.is_empty());
+        assert_eq!(changes[3].removed, vec!["sub".to_string()]);
+        assert!(
+            !changes[3].changed.contains_key("wsClients"),
+            "the engine's copy does not undo the client count"
+        );
         let mut doc: Map<String, Value> = serde_json::from_str(&snap.json).unwrap();
         for c in &changes {
             json_diff::apply(&mut doc, &c.changed, &c.removed);
         }
         let now: Map<String, Value> = serde_json::from_str(&store.snapshot().json).unwrap();
         assert_eq!(doc, now);
-        assert_eq!(now["revision"], json!(4));
+        assert_eq!(now["revision"], json!(5));
+        assert_eq!(now["wsClients"]["scope"], json!(1));
         assert!(now["updatedAt"].as_str().unwrap().ends_with("+00:00"));
+    }
+
+    #[test]
+    fn updated_at_is_the_publishers_stamp_and_an_event_alone_keeps_the_revision() {
+        let store = StateStore::new(content());
+        let sink = Arc::new(Collect(Mutex::new(Vec::new())));
+        store.subscribe(sink.clone());
+        let mut state = TrackedState::new(content());
+        state.modify(|c| c.radio.settings.power = Some(1));
+        state.notify(RadioEvent::Ptt(None));
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        while let Some(u) = state.poll_update() {
+            store.publish(u, at);
+        }
+        let doc: Map<String, Value> = serde_json::from_str(&store.snapshot().json).unwrap();
+        assert_eq!(doc["updatedAt"], json!(iso8601(at)));
+        let changes = sink.0.lock().clone();
+        assert_eq!(
+            changes.iter().map(|c| c.revision).collect::<Vec<_>>(),
+            [2, 2]
+        );
+        assert!(changes[1].changed.is_empty());
+        assert_eq!(changes[1].events, vec![RadioEvent::Ptt(None)]);
     }
 }

@@ -4,10 +4,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::params::{Allowed, ParamKind, ParamSpec};
-use super::settings::SettingId;
-use super::{Action, COMMANDS, CommandSpec, TargetKind, all_params};
 use crate::profile::Profile;
+use crate::radio::table::params::{Allowed, ParamKind, ParamSpec};
+use crate::radio::table::settings::SettingId;
+use crate::radio::table::{Action, COMMANDS, CommandSpec, TargetKind, all_params};
 use crate::wire::civ;
 
 /// Ranges up to this many values get a label per value.
@@ -114,7 +114,7 @@ fn command_json(spec: &CommandSpec, profile: &Profile) -> Value {
     m.insert("target".into(), json!(target));
     m.insert(
         "rateLimited".into(),
-        json!(spec.rate != crate::radio::command::RateClass::Urgent),
+        json!(spec.rate != crate::radio::table::command::RateClass::Urgent),
     );
     m.insert("rateClass".into(), json!(spec.rate.as_str()));
     m.insert("params".into(), Value::Array(params));

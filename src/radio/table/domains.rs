@@ -2,8 +2,8 @@
 //! (frequency ranges, modes, filters, attenuator steps, spans, ...), and the display
 //! names of values the catalogue gives a page (ATT `6 dB`, preamp `P1`, spans `±2.5k`).
 
-use super::params::Allowed;
 use crate::profile::Profile;
+use crate::radio::table::params::Allowed;
 use crate::wire::civ;
 
 /// Characters `send_cw` takes (Icom CW keyer over CI-V `17`).

@@ -6,11 +6,13 @@
 //! rate limiting and the catalogue (`GET /api/v1/commands`) all come from here; every
 //! validation error is `invalid_param` naming the field and what is allowed.
 
+pub mod answer;
 mod builders;
 pub mod catalogue;
-mod check;
 pub mod codec;
+pub mod command;
 mod domains;
+pub mod error;
 mod params;
 mod rows;
 pub mod settings;
@@ -18,14 +20,14 @@ pub mod values;
 
 use serde_json::{Map, Value};
 
-pub use check::{check_against, cw_mode_allows, encode_write, tx_vfo};
 pub use params::{Allowed, Args, Domain, Labels, ParamKind, ParamSpec};
 pub use rows::COMMANDS;
 
-use super::command::{Command, RateClass, Target, Write};
-use super::error::{CommandError, ErrorCode};
 use crate::profile::{Feature, Profile, VfoScheme};
+use crate::radio::table::command::{Command, RateClass, Target, Write};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::util::vocabulary::vocabulary;
+use crate::wire::civ::Receiver;
 use settings::SettingId;
 
 /// What a command aims at.
@@ -38,9 +40,6 @@ pub enum TargetKind {
     /// A scope receiver: takes `receiver` (default: the receiver the scope shows).
     ScopeReceiver,
 }
-
-/// The scope receiver "the one the scope shows now" (resolved by the engine).
-pub const SHOWN_SCOPE_RECEIVER: u8 = u8::MAX;
 
 vocabulary! {
     /// The panel of a page where a command's control belongs.
@@ -215,20 +214,20 @@ pub fn parse(
         ));
     }
     let target = match spec.target {
-        TargetKind::None => Target::Receiver(0),
         TargetKind::Receiver => target(&args, profile)?,
-        TargetKind::ScopeReceiver => Target::Receiver(
-            args.raw("receiver")
-                .map_or(SHOWN_SCOPE_RECEIVER, |r| r as u8),
-        ),
+        TargetKind::None | TargetKind::ScopeReceiver => Target::Receiver(Receiver::Main),
     };
     let command = match spec.action {
         Action::Build(build) => build(&args, profile, target)?,
         Action::Write(ws) => {
-            let receiver = target.receiver();
+            // a scope setting without `receiver` is the shown receiver's
+            let receiver = match spec.target {
+                TargetKind::ScopeReceiver => receiver_arg(&args),
+                _ => Some(target.receiver()),
+            };
             let mut result = Map::new();
             if spec.target == TargetKind::Receiver {
-                result.insert("receiver".into(), receiver.into());
+                result.insert("receiver".into(), target.receiver().code().into());
             }
             let mut writes = Vec::new();
             for (param, id) in ws {
@@ -258,6 +257,12 @@ pub fn parse(
     Ok(Parsed { command, spec })
 }
 
+/// The `receiver` parameter (checked against the profile's receivers already).
+fn receiver_arg(a: &Args) -> Option<Receiver> {
+    let code = u8::try_from(a.raw("receiver")?).ok()?;
+    Receiver::from_code(code)
+}
+
 /// Resolves `vfo` / `receiver` into a [`Target`] (default MAIN or VFO A).
 fn target(a: &Args, profile: &Profile) -> Result<Target, CommandError> {
     let dual = profile.is_dual();
@@ -276,13 +281,17 @@ fn target(a: &Args, profile: &Profile) -> Result<Target, CommandError> {
         (None, None) if profile.vfo.scheme == VfoScheme::Ab => return Ok(Target::SelectedVfo),
         (None, None) => 0,
     };
-    match profile.vfo.scheme {
-        VfoScheme::Ab => Ok(Target::Vfo(index)),
-        VfoScheme::MainSub if index == 1 && !dual => Err(CommandError::param(
+    match (profile.vfo.scheme, Receiver::from_code(index)) {
+        (VfoScheme::Ab, _) => Ok(Target::Vfo(index)),
+        (VfoScheme::MainSub, Some(Receiver::Sub)) if !dual => Err(CommandError::param(
             "vfo",
             format!("the {} has one receiver; allowed: MAIN", profile.model()),
         )),
-        VfoScheme::MainSub => Ok(Target::Receiver(index)),
+        (VfoScheme::MainSub, Some(r)) => Ok(Target::Receiver(r)),
+        (VfoScheme::MainSub, None) => Err(CommandError::param(
+            "receiver",
+            format!("{index} is not a receiver; allowed: 0 (MAIN), 1 (SUB)"),
+        )),
     }
 }
 

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::super::error::CommandError;
 use crate::profile::{Profile, VfoScheme};
+use crate::radio::table::error::CommandError;
 
 /// Type of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

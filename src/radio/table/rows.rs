@@ -1,21 +1,21 @@
 //! The rows of the command table: every command clients may send.
 
-use super::builders::{
+use crate::profile::{Feature, Profile};
+use crate::radio::table::builders::{
     build_list_memories, build_send_cw, build_set_antenna, build_set_data_mode, build_set_filter,
     build_set_freq, build_set_mode, channel,
 };
-use super::domains::{
+use crate::radio::table::command::{Command, RateClass, Target};
+use crate::radio::table::domains::{
     antenna_label, att_label, att_values, cw_text, data_label, data_modes, filter_widths, filters,
     fixed_edges, freq_bounds, memory_channels, modes, preamp_label, preamp_values, span_label,
     spans,
 };
-use super::params::{Args, Domain, ParamKind, ParamSpec};
-use super::settings::SettingId;
-use super::values::{Agc, ScopeSpeed, Tuner};
-use super::{Action, CommandSpec, Group, TargetKind};
-use crate::profile::{Feature, Profile};
-use crate::radio::command::{Command, RateClass, Target};
-use crate::radio::error::CommandError;
+use crate::radio::table::error::CommandError;
+use crate::radio::table::params::{Args, Domain, ParamKind, ParamSpec};
+use crate::radio::table::settings::SettingId;
+use crate::radio::table::values::{Agc, ScopeSpeed, Tuner};
+use crate::radio::table::{Action, CommandSpec, Group, TargetKind};
 
 const LEVEL: Domain = Domain::Range(0, 255, 1);
 const ON_OFF: Domain = Domain::Any;

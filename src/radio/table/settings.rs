@@ -11,9 +11,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::codec::Codec;
-use super::values::{Agc, ScopeSpeed, SettingValue, Tenths, Tuner};
 use crate::profile::Feature;
+use crate::radio::table::codec::Codec;
+use crate::radio::table::values::{Agc, ScopeSpeed, SettingValue, Tenths, Tuner};
 use crate::wire::civ::cmd::{self, function, level, rit, scope, tx, vfo};
 
 /// Where a setting lives.

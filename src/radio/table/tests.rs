@@ -2,14 +2,14 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::profile::ProfileRegistry;
-use crate::wire::civ::Mode;
+use crate::wire::civ::{Mode, Receiver};
 
 fn parse_on(model: &str, name: &str, params: Value) -> Result<Command, CommandError> {
     let p = ProfileRegistry::embedded().get(model).unwrap();
     parse(name, Some(&params), &p).map(|x| x.command)
 }
 
-fn writes(c: &Command) -> Vec<(SettingId, u8, i64)> {
+fn writes(c: &Command) -> Vec<(SettingId, Option<Receiver>, i64)> {
     match c {
         Command::Write { writes, .. } => writes.iter().map(|w| (w.id, w.receiver, w.raw)).collect(),
         other => panic!("not a write: {other:?}"),
@@ -26,7 +26,7 @@ fn valid_commands() {
         )
         .unwrap(),
         Command::SetFreq {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             hz: 7_074_000
         }
     );
@@ -50,13 +50,16 @@ fn valid_commands() {
         )
         .unwrap(),
         Command::SetMode {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             mode: Mode::CwR,
             filter: Some(2)
         }
     );
     let att = parse_on("ic7610", "set_att", json!({"db": 45, "receiver": 1})).unwrap();
-    assert_eq!(writes(&att), vec![(SettingId::Att, 1, 45)]);
+    assert_eq!(
+        writes(&att),
+        vec![(SettingId::Att, Some(Receiver::Sub), 45)]
+    );
     let Command::Write { result, .. } = &att else {
         unreachable!()
     };
@@ -70,14 +73,20 @@ fn valid_commands() {
         Command::VfoSwap
     );
     let agc = parse_on("ic7610", "set_agc", json!({"mode": "SLOW", "vfo": "SUB"})).unwrap();
-    assert_eq!(writes(&agc), vec![(SettingId::Agc, 1, 3)]);
+    assert_eq!(writes(&agc), vec![(SettingId::Agc, Some(Receiver::Sub), 3)]);
     let nb = parse_on("ic7610", "set_nb", json!({"on": true, "level": 80})).unwrap();
     assert_eq!(
         writes(&nb),
-        vec![(SettingId::Nb, 0, 1), (SettingId::NbLevel, 0, 80)]
+        vec![
+            (SettingId::Nb, Some(Receiver::Main), 1),
+            (SettingId::NbLevel, Some(Receiver::Main), 80)
+        ]
     );
     let rit = parse_on("ic7610", "set_rit", json!({"offset_hz": -120})).unwrap();
-    assert_eq!(writes(&rit), vec![(SettingId::RitOffset, 0, -120)]);
+    assert_eq!(
+        writes(&rit),
+        vec![(SettingId::RitOffset, Some(Receiver::Main), -120)]
+    );
     let scope = parse_on(
         "ic7610",
         "set_scope",
@@ -87,12 +96,15 @@ fn valid_commands() {
     assert_eq!(
         writes(&scope),
         vec![
-            (SettingId::ScopeSpan, SHOWN_SCOPE_RECEIVER, 5000),
-            (SettingId::ScopeRef, SHOWN_SCOPE_RECEIVER, -25)
+            (SettingId::ScopeSpan, None, 5000),
+            (SettingId::ScopeRef, None, -25)
         ]
     );
     let tuner = parse_on("ic7610", "set_tuner", json!({"state": "tune"})).unwrap();
-    assert_eq!(writes(&tuner), vec![(SettingId::Tuner, 0, 2)]);
+    assert_eq!(
+        writes(&tuner),
+        vec![(SettingId::Tuner, Some(Receiver::Main), 2)]
+    );
     assert_eq!(
         parse_on("ic7610", "send_cw", json!({"text": "cq de dl1abc"})).unwrap(),
         Command::SendCw("CQ DE DL1ABC".into())
@@ -315,7 +327,7 @@ fn events_show_values_as_the_state_does() {
     let mut radio = crate::radio::engine::unknown_radio(&p);
     radio.scope.settings.ref_db = Some(values::Tenths(-25));
     let s = settings::Setting::of(settings::SettingId::ScopeRef);
-    assert_eq!(radio.setting(s.id, 0), Some(json!(-2.5)));
+    assert_eq!(radio.setting(s.id, Receiver::Main), Some(json!(-2.5)));
     assert_eq!(s.key, "ref_db");
     let shown = serde_json::to_value(&radio.scope).unwrap();
     assert_eq!(shown["refDb"], json!(-2.5));
@@ -360,7 +372,7 @@ fn every_state_path_a_row_names_resolves_in_the_state_resource() {
     let mut checked = 0;
     for id in reg.ids() {
         let p = reg.get(&id).unwrap();
-        let content = crate::radio::service::initial_content(&p);
+        let content = crate::radio::shell::service::initial_content(&p);
         let doc = Value::Object(content.to_json(1, std::time::SystemTime::UNIX_EPOCH));
         for spec in COMMANDS.iter().filter(|c| c.supported(&p)) {
             for (param, path) in spec.state_paths() {
@@ -382,7 +394,8 @@ fn every_state_path_a_row_names_resolves_in_the_state_resource() {
     // and the check finds a path that is not there
     let p = reg.get("ic7610").unwrap();
     let doc = Value::Object(
-        crate::radio::service::initial_content(&p).to_json(1, std::time::SystemTime::UNIX_EPOCH),
+        crate::radio::shell::service::initial_content(&p)
+            .to_json(1, std::time::SystemTime::UNIX_EPOCH),
     );
     assert!(at_path(&doc["main"], "afGain").is_some());
     assert!(at_path(&doc["main"], "afGian").is_none());
@@ -467,24 +480,27 @@ fn every_row_has_the_label_and_group_of_its_control_in_the_catalogue() {
 fn the_controls_of_issue_19_parse_where_the_profile_has_them() {
     assert_eq!(
         writes(&parse_on("ic705", "set_xit", json!({"on": true, "offset_hz": -20})).unwrap()),
-        vec![(SettingId::Xit, 0, 1), (SettingId::RitOffset, 0, -20)]
+        vec![
+            (SettingId::Xit, Some(Receiver::Main), 1),
+            (SettingId::RitOffset, Some(Receiver::Main), -20)
+        ]
     );
     assert_eq!(
         writes(&parse_on("ic7610", "set_rit", json!({"offset_hz": 0})).unwrap()),
-        vec![(SettingId::RitOffset, 0, 0)],
+        vec![(SettingId::RitOffset, Some(Receiver::Main), 0)],
         "the RIT/XIT clear"
     );
     assert_eq!(
         parse_on("ic7610", "set_antenna", json!({"ant": 2, "vfo": "SUB"})).unwrap(),
         Command::SetAntenna {
-            receiver: 1,
+            receiver: Receiver::Sub,
             ant: 2,
             rx_ant: None
         }
     );
     assert_eq!(
         writes(&parse_on("ic7610", "set_digisel", json!({"on": true, "receiver": 1})).unwrap()),
-        vec![(SettingId::Digisel, 1, 1)]
+        vec![(SettingId::Digisel, Some(Receiver::Sub), 1)]
     );
     assert_eq!(
         parse_on("ic7610", "list_memories", json!({"first": 90, "last": 99})).unwrap(),

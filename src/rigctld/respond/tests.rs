@@ -404,7 +404,7 @@ fn a_read_after_a_pending_set_answers_the_set_value() {
     let now = std::time::Instant::now();
     o.hold(
         &crate::radio::command::Command::SetFreq {
-            target: crate::radio::command::Target::Receiver(0),
+            target: crate::radio::command::Target::Receiver(crate::wire::civ::Receiver::Main),
             hz: 14_074_055,
         },
         &r,
@@ -413,7 +413,7 @@ fn a_read_after_a_pending_set_answers_the_set_value() {
     o.hold(
         &crate::radio::command::Command::write(
             crate::radio::table::settings::SettingId::Split,
-            0,
+            crate::wire::civ::Receiver::Main,
             1,
         ),
         &r,

@@ -7,7 +7,7 @@ use crate::sim::audio_synth::mode;
 use crate::sim::rig::{Knob, PanelAction, ScopeSetting, SimRig, SimRigConfig, Switch, TunerState};
 use crate::sim::testutil::{ack, fb, nak, profile, read, rig};
 use crate::wire::civ::cmd::{self, ext, function, level, rit, scope, tx, vfo};
-use crate::wire::civ::{BROADCAST, Frame, level_to_bcd};
+use crate::wire::civ::{BROADCAST, Frame, Receiver, level_to_bcd};
 
 fn secs(t: f64) -> Duration {
     Duration::from_secs_f64(t)
@@ -26,7 +26,7 @@ fn broadcast_of(id: &str, a: PanelAction) -> Vec<Frame> {
 #[test]
 fn every_panel_control_is_broadcast_in_the_shape_of_its_read() {
     let b = |c: u8, d: &[u8]| Frame::new(BROADCAST, 0x98, c, d);
-    let rx = |r: u8, c: u8, d: &[u8]| b(c, d).wrap_receiver(r);
+    let rx = |r: u8, c: u8, d: &[u8]| b(c, d).wrap_receiver(Receiver::from_code(r).unwrap());
     let knob = |receiver, knob, value| PanelAction::Level {
         receiver,
         knob,

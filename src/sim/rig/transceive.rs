@@ -16,7 +16,7 @@
 use super::SimRig;
 use super::state::{FUNCTIONS, RX_LEVELS};
 use crate::wire::civ::cmd::{self, ext, function};
-use crate::wire::civ::{BROADCAST, Frame, has_sub};
+use crate::wire::civ::{BROADCAST, Frame, Receiver, has_sub};
 
 /// True if `(command, sub)` is a setting of one receiver (not of the transceiver).
 pub(super) fn per_receiver(command: u8, sub: Option<u8>) -> bool {
@@ -52,7 +52,7 @@ impl SimRig {
             None
         };
         if self.profile.uses_cmd29(command, sub) {
-            let r = u8::try_from(rx).ok()?;
+            let r = u8::try_from(rx).ok().and_then(Receiver::from_code)?;
             Some(plain.wrap_receiver(r))
         } else if rx == self.state.selected_slot(self.scheme()).rx {
             Some(plain)

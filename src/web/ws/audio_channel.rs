@@ -416,13 +416,13 @@ impl AudioChannel {
         self.app
             .radio
             .store()
-            .modify(|c| c.ws_clients.audio = c.ws_clients.audio.saturating_sub(1));
+            .modify_clients(|w| w.audio = w.audio.saturating_sub(1));
     }
 }
 
 impl Channel for AudioChannel {
     fn open(&mut self, _ctx: &mut Ctx) {
-        self.app.radio.store().modify(|c| c.ws_clients.audio += 1);
+        self.app.radio.store().modify_clients(|w| w.audio += 1);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {

@@ -20,13 +20,15 @@ use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::MeterReading;
-use crate::radio::meters::MeterKind;
 use crate::radio::scope_pump::ScopeOut;
 use crate::radio::service::RadioClient;
 use crate::radio::table;
 use crate::station::dx::buffer::Spot;
+use crate::web::answer;
 use crate::web::context::AppCtx;
 use crate::web::ptt::Claim;
+use crate::wire::civ::Receiver;
+use crate::wire::meter::MeterKind;
 use crate::wire::web::MeterFrame;
 
 /// Ping interval of a client while it owns PTT.
@@ -42,7 +44,7 @@ const SMETER_EVENT_GAP: Duration = Duration::from_millis(200);
 struct ScopeTap {
     _sub: Subscription<ScopeOut>,
     queue: Arc<LatestWins<Arc<ScopeOut>>>,
-    receiver: u8,
+    receiver: Receiver,
     pacer: Pacer,
 }
 
@@ -162,7 +164,7 @@ impl ControlChannel {
                 f(r.is_ok());
             }
             let text = match r {
-                Ok(v) => messages::ok(&reply_id, &v),
+                Ok(v) => messages::ok(&reply_id, &answer::result_json(&v)),
                 Err(e) => messages::fail(&reply_id, &e),
             };
             match now.lock().as_mut() {
@@ -212,7 +214,7 @@ impl ControlChannel {
             .app
             .radio
             .store()
-            .read(|c| table::check_against(&cmd, &c.radio))
+            .read(|c| crate::radio::state::check_against(&cmd, &c.radio))
         {
             self.reply_error(Some(&id), &e, ctx);
             return;
@@ -292,7 +294,7 @@ impl ControlChannel {
         self.resubscribe_feed(ctx);
         self.scope = None;
         if self.streams.contains("scope") {
-            if receiver == 1 {
+            if receiver == Receiver::Sub {
                 ensure_dual_scope(&self.app);
             }
             let queue = Arc::new(
@@ -428,13 +430,14 @@ impl ControlChannel {
                     .into_iter()
                     .enumerate()
                 {
+                    let receiver = Receiver::ALL[i];
                     if let Some(v) = smeter(kind)
                         && tap.last_smeter[i] != Some(v)
                     {
                         tap.last_smeter[i] = Some(v);
                         ctx.text(messages::event(
                             "smeter",
-                            &json!({"value": v, "receiver": i}),
+                            &json!({"value": v, "receiver": receiver}),
                         ));
                         sent = true;
                     }
@@ -465,7 +468,7 @@ impl Channel for ControlChannel {
             }
         };
         ctx.text(messages::hello(&self.app.radio.profile(), &session));
-        self.app.radio.store().modify(|c| c.ws_clients.control += 1);
+        self.app.radio.store().modify_clients(|w| w.control += 1);
     }
 
     fn text(&mut self, text: &str, ctx: &mut Ctx) {
@@ -494,7 +497,7 @@ impl Channel for ControlChannel {
         let mut sent = 0;
         while sent < budget {
             let Some(s) = tap.queue.pop() else { break };
-            if s.frame.receiver != tap.receiver {
+            if s.frame.receiver != tap.receiver.code() {
                 continue;
             }
             if !tap.pacer.take(now) {
@@ -546,7 +549,7 @@ impl Channel for ControlChannel {
         self.app
             .radio
             .store()
-            .modify(|c| c.ws_clients.control = c.ws_clients.control.saturating_sub(1));
+            .modify_clients(|w| w.control = w.control.saturating_sub(1));
     }
 }
 

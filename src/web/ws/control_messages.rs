@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::messages;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::error::{CommandError, ErrorCode};
+use crate::wire::civ::Receiver;
 
 /// The streams a control client may subscribe to.
 pub const STREAMS: [&str; 3] = ["events", "scope", "meters"];
@@ -21,7 +22,7 @@ pub struct SubscribeAsk {
     /// Scope frames per second, 1..60.
     pub fps: u32,
     /// Receiver the scope stream shows.
-    pub receiver: u8,
+    pub receiver: Receiver,
 }
 
 /// Refuses a field a message of its type does not have (`invalid_param` naming it); a
@@ -89,9 +90,13 @@ pub fn parse_subscribe(
     };
     let max_rx = u64::from(profile.is_dual());
     let receiver = match msg.get("scope_receiver") {
-        None | Some(Value::Null) => 0,
-        Some(v) => match v.as_u64() {
-            Some(r) if r <= max_rx => r as u8,
+        None | Some(Value::Null) => Receiver::Main,
+        Some(v) => match v
+            .as_u64()
+            .and_then(|r| u8::try_from(r).ok())
+            .and_then(Receiver::from_code)
+        {
+            Some(r) if u64::from(r.code()) <= max_rx => r,
             _ => {
                 return Err(CommandError::param(
                     "scope_receiver",
@@ -133,7 +138,7 @@ mod tests {
             SubscribeAsk {
                 streams: vec!["scope"],
                 fps: DEFAULT_SCOPE_FPS,
-                receiver: 1
+                receiver: Receiver::Sub
             }
         );
         assert_eq!(

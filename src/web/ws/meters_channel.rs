@@ -18,8 +18,8 @@ use crate::hub::{Subscription, Tap};
 use crate::profile::Profile;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::meter_pump::{MAX_FPS, MeterReading};
-use crate::radio::meters::MeterKind;
 use crate::web::context::AppCtx;
+use crate::wire::meter::MeterKind;
 use crate::wire::web::MeterFrame;
 
 /// Rate when `meters_start` names none.
@@ -173,7 +173,7 @@ impl MetersChannel {
 
 impl Channel for MetersChannel {
     fn open(&mut self, ctx: &mut Ctx) {
-        self.app.radio.store().modify(|c| c.ws_clients.meters += 1);
+        self.app.radio.store().modify_clients(|w| w.meters += 1);
         ctx.set_send_buffer(SEND_BUFFER);
         ctx.set_unsent_limit(UNSENT_LIMIT);
     }
@@ -253,7 +253,7 @@ impl Channel for MetersChannel {
         self.app
             .radio
             .store()
-            .modify(|c| c.ws_clients.meters = c.ws_clients.meters.saturating_sub(1));
+            .modify_clients(|w| w.meters = w.meters.saturating_sub(1));
     }
 }
 

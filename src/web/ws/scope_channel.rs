@@ -18,6 +18,7 @@ use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::scope_pump::ScopeOut;
 use crate::web::context::AppCtx;
+use crate::wire::civ::Receiver;
 
 /// Slowest rate a client may ask for.
 pub const MIN_FPS: u32 = 15;
@@ -38,15 +39,15 @@ pub const UNSENT_LIMIT: usize = 4 * 1024;
 pub struct ScopeAsk {
     /// Frames per second.
     pub fps: u32,
-    /// Receiver 0 (MAIN) or 1 (SUB).
-    pub receiver: u8,
+    /// The receiver shown.
+    pub receiver: Receiver,
 }
 
 impl Default for ScopeAsk {
     fn default() -> Self {
         ScopeAsk {
             fps: MAX_FPS,
-            receiver: 0,
+            receiver: Receiver::Main,
         }
     }
 }
@@ -62,15 +63,14 @@ fn check_fps(v: u64) -> Result<u32, CommandError> {
     }
 }
 
-fn check_receiver(v: u64, profile: &Profile) -> Result<u8, CommandError> {
+fn check_receiver(v: u64, profile: &Profile) -> Result<Receiver, CommandError> {
     let max = u64::from(profile.is_dual());
-    if v <= max {
-        Ok(v as u8)
-    } else {
-        Err(CommandError::param(
+    match u8::try_from(v).ok().and_then(Receiver::from_code) {
+        Some(r) if v <= max => Ok(r),
+        _ => Err(CommandError::param(
             "scope_receiver",
             format!("{v} is not allowed; allowed 0..{max}"),
-        ))
+        )),
     }
 }
 
@@ -140,7 +140,7 @@ fn parse_subscribe(
 
 fn filter(ask: ScopeAsk) -> TapFilter<ScopeOut> {
     let mut pacer = Pacer::new(ask.fps);
-    Box::new(move |s: &ScopeOut| s.frame.receiver == ask.receiver && pacer.take(s.at))
+    Box::new(move |s: &ScopeOut| s.frame.receiver == ask.receiver.code() && pacer.take(s.at))
 }
 
 /// The channel of one client.
@@ -170,7 +170,7 @@ impl ScopeChannel {
     }
 
     fn apply(&mut self) {
-        if self.ask.receiver == 1 {
+        if self.ask.receiver == Receiver::Sub {
             super::control::ensure_dual_scope(&self.app);
         }
         if let Some((_, tap)) = &self.tap {
@@ -191,7 +191,7 @@ impl Channel for ScopeChannel {
             ctx.close(1008, "this radio has no scope");
             return;
         }
-        self.app.radio.store().modify(|c| c.ws_clients.scope += 1);
+        self.app.radio.store().modify_clients(|w| w.scope += 1);
         self.counted = true;
         ctx.set_send_buffer(SEND_BUFFER);
         ctx.set_unsent_limit(UNSENT_LIMIT);
@@ -298,7 +298,7 @@ impl Channel for ScopeChannel {
             self.app
                 .radio
                 .store()
-                .modify(|c| c.ws_clients.scope = c.ws_clients.scope.saturating_sub(1));
+                .modify_clients(|w| w.scope = w.scope.saturating_sub(1));
         }
     }
 }
@@ -321,7 +321,7 @@ mod tests {
             parse_query("/api/v1/scope?token=x&fps=20&receiver=1", &dual).unwrap(),
             ScopeAsk {
                 fps: 20,
-                receiver: 1
+                receiver: Receiver::Sub
             }
         );
         for bad in ["?fps=60", "?fps=14", "?fps=abc", "?fps=", "?receiver=2"] {
@@ -335,7 +335,7 @@ mod tests {
             parse_subscribe(&m(json!({"scope_fps": 15})), now, &dual).unwrap(),
             ScopeAsk {
                 fps: 15,
-                receiver: 0
+                receiver: Receiver::Main
             }
         );
         for bad in [

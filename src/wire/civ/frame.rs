@@ -1,6 +1,6 @@
 //! CI-V frames and the scanner that splits a LAN payload into frames (spec §4.1, §4.2).
 
-use super::{ACK, CMD_RECEIVER_PREFIX, NAK, PREAMBLE, TERMINATOR};
+use super::{ACK, CMD_RECEIVER_PREFIX, NAK, PREAMBLE, Receiver, TERMINATOR};
 use crate::wire::{Result, WireError};
 
 /// Longest frame accepted (a 689-pixel scope sweep is 711 bytes).
@@ -86,14 +86,11 @@ impl Frame {
     }
 
     /// For a command-29 frame `29 <rx> <cmd> <data…>`: the receiver and the inner frame.
-    pub fn unwrap_receiver(&self) -> Option<(u8, Frame)> {
+    pub fn unwrap_receiver(&self) -> Option<(Receiver, Frame)> {
         if self.cmd != CMD_RECEIVER_PREFIX || self.data.len() < 2 {
             return None;
         }
-        let rx = self.data[0];
-        if rx > 1 {
-            return None;
-        }
+        let rx = Receiver::from_code(self.data[0])?;
         Some((
             rx,
             Frame {
@@ -105,10 +102,10 @@ impl Frame {
         ))
     }
 
-    /// Wraps this frame's command in a command-29 prefix for `receiver` (0 MAIN, 1 SUB).
-    pub fn wrap_receiver(&self, receiver: u8) -> Frame {
+    /// Wraps this frame's command in a command-29 prefix for `receiver`.
+    pub fn wrap_receiver(&self, receiver: Receiver) -> Frame {
         let mut data = Vec::with_capacity(self.data.len() + 2);
-        data.push(receiver);
+        data.push(receiver.code());
         data.push(self.cmd);
         data.extend_from_slice(&self.data);
         Frame {

@@ -7,6 +7,7 @@ mod filter_width;
 mod frame;
 pub mod memory;
 mod mode;
+mod receiver;
 
 pub use bcd::{
     MAX_FREQ_HZ, bcd_byte, bcd_to_freq, bcd_to_level, freq_to_bcd, from_bcd_byte, level_to_bcd,
@@ -14,6 +15,7 @@ pub use bcd::{
 pub use filter_width::{index_of_width, index_of_width_exact, width_of_index, width_range};
 pub use frame::{Frame, FrameIter, MAX_FRAME_LEN, has_sub, split_frames};
 pub use mode::{Mode, code as mode_codes};
+pub use receiver::Receiver;
 
 /// Frame preamble byte.
 pub const PREAMBLE: u8 = 0xFE;

@@ -3,16 +3,16 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::{Fate, Pair, cfg, code, ok};
-use crate::lan::link::LinkState;
-use crate::radio::command::{Command, Target};
+use crate::lan::session::link_state::LinkState;
 use crate::radio::state::Selected;
+use crate::radio::table::answer::{Answer, BandChange, BandSource};
+use crate::radio::table::command::{Command, Target};
 use crate::radio::table::settings::SettingId;
 use crate::radio::table::values::Agc;
 use crate::sim::PanelAction;
 use crate::wire::civ::Mode;
+use crate::wire::civ::Receiver;
 use crate::wire::civ::{self, cmd};
 
 fn sim_freq(p: &Pair, rx: usize) -> u64 {
@@ -48,13 +48,19 @@ fn the_fetch_reads_what_the_radio_has() {
 fn sets_reach_the_radio_and_the_state() {
     let mut p = Pair::ready("ic7610");
     let r = ok(p.exec(Command::SetFreq {
-        target: Target::Receiver(1),
+        target: Target::Receiver(Receiver::Sub),
         hz: 7_012_345,
     }));
-    assert_eq!(r, json!({"vfo": "SUB", "freq": 7_012_345}));
+    assert_eq!(
+        r,
+        Answer::Tuned {
+            target: Target::Receiver(Receiver::Sub),
+            hz: 7_012_345
+        }
+    );
     assert_eq!(sim_freq(&p, 1), 7_012_345);
     assert_eq!(p.content().radio.sub.unwrap().freq_hz, Some(7_012_345));
-    ok(p.exec(Command::write(SettingId::Agc, 1, 3)));
+    ok(p.exec(Command::write(SettingId::Agc, Receiver::Sub, 3)));
     assert_eq!(p.content().radio.sub.unwrap().settings.agc, Some(Agc::Slow));
     // AGC is not routed by command 29 on the IC-7610 (spec §8.3): SUB is selected for it
     let n = p.sent.len();
@@ -71,10 +77,10 @@ fn sets_reach_the_radio_and_the_state() {
         ]
     );
     assert_eq!(p.rig.snapshot().selected_rx, 0, "the selection is back");
-    ok(p.exec(Command::write(SettingId::FilterWidth, 0, 1700)));
+    ok(p.exec(Command::write(SettingId::FilterWidth, Receiver::Main, 1700)));
     assert_eq!(p.content().radio.main.settings.filter_width, Some(1700));
     let e = p
-        .exec(Command::write(SettingId::FilterWidth, 0, 1750))
+        .exec(Command::write(SettingId::FilterWidth, Receiver::Main, 1750))
         .unwrap_err();
     assert!(e.message.contains("allowed 50..3600"), "{e}");
 }
@@ -94,7 +100,7 @@ fn a_lost_request_is_retried_once() {
     });
     let t = p.now;
     ok(p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     }));
     assert_eq!(sim_freq(&p, 0), 14_100_000);
@@ -116,7 +122,7 @@ fn nak_and_timeout_are_their_own_errors() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_rejected");
@@ -128,7 +134,7 @@ fn nak_and_timeout_are_their_own_errors() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_timeout");
@@ -152,7 +158,7 @@ fn a_late_answer_to_a_retried_request_never_answers_the_next_one() {
             Fate::Deliver
         }
     });
-    ok(p.exec(Command::write(SettingId::Power, 0, 77)));
+    ok(p.exec(Command::write(SettingId::Power, Receiver::Main, 77)));
     // the next set is refused by the radio: the late ACK must not be taken for its answer
     p.requests = Box::new(|_, f| {
         if f.cmd == cmd::SET_FREQ {
@@ -162,7 +168,7 @@ fn a_late_answer_to_a_retried_request_never_answers_the_next_one() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_rejected");
@@ -184,7 +190,7 @@ fn late_answers_after_a_timeout_never_answer_the_next_request() {
         }
         None => Fate::Deliver,
     });
-    let r = p.exec(Command::write(SettingId::Power, 0, 77));
+    let r = p.exec(Command::write(SettingId::Power, Receiver::Main, 77));
     assert_eq!(code(&r), "radio_timeout");
     p.requests = Box::new(|_, f| {
         if f.cmd == cmd::SET_FREQ {
@@ -194,12 +200,12 @@ fn late_answers_after_a_timeout_never_answer_the_next_request() {
         }
     });
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_rejected", "not a late ACK: {r:?}");
     assert_eq!(p.engine.stats().late, 2, "both late answers set aside");
-    ok(p.exec(Command::write(SettingId::Power, 0, 78)));
+    ok(p.exec(Command::write(SettingId::Power, Receiver::Main, 78)));
 }
 
 #[test]
@@ -214,8 +220,8 @@ fn pacing_spaces_the_requests() {
     assert!(n > 20);
     // the fetch cannot have taken less than (n - 1) gaps
     let t0 = p.now;
-    ok(p.exec(Command::write(SettingId::AfGain, 0, 10)));
-    ok(p.exec(Command::write(SettingId::AfGain, 0, 20)));
+    ok(p.exec(Command::write(SettingId::AfGain, Receiver::Main, 10)));
+    ok(p.exec(Command::write(SettingId::AfGain, Receiver::Main, 20)));
     assert!(p.now - t0 >= Duration::from_millis(35), "{:?}", p.now - t0);
 }
 
@@ -223,12 +229,15 @@ fn pacing_spaces_the_requests() {
 fn band_recall_applies_frequency_mode_filter_and_data_mode() {
     let mut p = Pair::ready("ic7610");
     let r = ok(p.exec(Command::SetBand(0x03)));
-    assert_eq!(r["source"], "bsr");
+    assert!(
+        matches!(&r, Answer::Band(b) if b.source == BandSource::Bsr),
+        "{r:?}"
+    );
     let c = p.content();
     assert!((7_000_000..=7_300_000).contains(&c.radio.main.freq_hz.unwrap()));
     assert_eq!(c.radio.main.freq_hz, Some(sim_freq(&p, 0)));
     let r = ok(p.exec(Command::SetBand(0x42)));
-    assert_eq!(r, json!({"band": 0x42, "source": "none", "retuned": false}));
+    assert_eq!(r, Answer::Band(BandChange::unknown(0x42)));
     // the 20 m register holds 14.074 MHz USB-D1 FIL2: the recall applies its DATA mode
     let mut body = vec![cmd::ext::BAND_STACK, 0x05, cmd::ext::BSR_LATEST];
     body.extend(civ::freq_to_bcd(14_074_000).unwrap());
@@ -236,7 +245,10 @@ fn band_recall_applies_frequency_mode_filter_and_data_mode() {
     let write = civ::Frame::new(p.rig.civ_addr(), civ::CONTROLLER, cmd::EXT, &body);
     assert_eq!(p.rig.handle(&write, Duration::ZERO)[0].cmd, civ::ACK);
     let r = ok(p.exec(Command::SetBand(0x05)));
-    assert_eq!(r["freq"], 14_074_000);
+    assert!(
+        matches!(&r, Answer::Band(b) if b.freq == Some(14_074_000)),
+        "{r:?}"
+    );
     let c = p.content();
     assert_eq!(c.radio.main.mode.map(Mode::name), Some("USB"));
     assert_eq!(c.radio.main.filter, Some(2));
@@ -324,29 +336,30 @@ fn answers_slower_than_the_timeout_neither_loop_nor_answer_the_wrong_request() {
     assert!(st.retries > 0 && st.late > 0, "answers came late: {st:?}");
     for hz in [14_010_000u64, 14_020_000, 14_030_000] {
         ok(p.exec(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz,
         }));
         assert_eq!(sim_freq(&p, 0), hz);
     }
     // a refused set is reported as refused, not taken for an earlier ACK
     let r = p.exec(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 1_000,
     });
     assert_eq!(code(&r), "radio_rejected");
 }
 
 /// The filter width the simulated radio uses for receiver `rx` now (read over CI-V).
-fn sim_width(p: &mut Pair, rx: u8) -> Option<u32> {
+fn sim_width(p: &mut Pair, rx: Receiver) -> Option<u32> {
     let addr = p.rig.civ_addr();
-    let q = crate::radio::request::CivRequest::read(addr, cmd::EXT, &[cmd::ext::FILTER_WIDTH])
-        .for_receiver(rx)
-        .frame;
+    let q =
+        crate::radio::engine::request::CivRequest::read(addr, cmd::EXT, &[cmd::ext::FILTER_WIDTH])
+            .for_receiver(rx)
+            .frame;
     let a = p.rig.handle(&q, Duration::ZERO).pop()?;
     let idx = civ::from_bcd_byte(*a.data.last()?).ok()?;
     let s = p.rig.snapshot();
-    let r = &s.receivers[usize::from(rx)];
+    let r = &s.receivers[rx.index()];
     civ::width_of_index(r.vfo[usize::from(r.active_vfo)].mode, idx)
 }
 
@@ -356,22 +369,22 @@ fn the_filter_width_is_read_again_when_the_mode_changes() {
     // after a mode change the state kept the old mode's width (2100 Hz in CW)
     let mut p = Pair::ready("ic7610");
     ok(p.exec(Command::SetMode {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         mode: Mode::Cw,
         filter: Some(2),
     }));
     p.run_for(Duration::from_secs(1));
-    let cw = sim_width(&mut p, 0);
+    let cw = sim_width(&mut p, Receiver::Main);
     assert!(cw.is_some());
     assert_eq!(p.content().radio.main.settings.filter_width, cw);
     // SUB by command (`26 01`, its width read through command 29)
     ok(p.exec(Command::SetMode {
-        target: Target::Receiver(1),
+        target: Target::Receiver(Receiver::Sub),
         mode: Mode::Am,
         filter: Some(1),
     }));
     p.run_for(Duration::from_secs(1));
-    let am = sim_width(&mut p, 1);
+    let am = sim_width(&mut p, Receiver::Sub);
     let sub = p.content().radio.sub.unwrap();
     assert_eq!(sub.mode.map(Mode::name), Some("AM"));
     assert_eq!(sub.settings.filter_width, am, "SUB's AM width");
@@ -382,7 +395,7 @@ fn the_filter_width_is_read_again_when_the_mode_changes() {
         filter: 3,
     });
     p.run_for(Duration::from_secs(1));
-    let usb = sim_width(&mut p, 0);
+    let usb = sim_width(&mut p, Receiver::Main);
     assert_eq!(p.content().radio.main.mode.map(Mode::name), Some("USB"));
     assert_eq!(
         p.content().radio.main.settings.filter_width,
@@ -439,6 +452,9 @@ fn the_scope_settings_are_read_again_when_the_scope_shows_the_other_receiver() {
     );
     p.run_for(Duration::from_secs(1));
     let scope = p.content().radio.scope;
-    assert_eq!((scope.receiver, scope.settings.span_hz), (1, Some(2_500)));
+    assert_eq!(
+        (scope.receiver, scope.settings.span_hz),
+        (Receiver::Sub, Some(2_500))
+    );
     assert!(scope.settings.mode.is_some() && scope.settings.speed.is_some());
 }

@@ -3,12 +3,14 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
-use crate::lan::link::{LinkEvent, LinkState};
-use crate::radio::command::{Command, Target};
+use crate::lan::session::link_state::{LinkEvent, LinkState};
 use crate::radio::state::RadioStatus;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Target};
 use crate::radio::table::settings::SettingId;
 use crate::sim::PanelAction;
 use crate::wire::civ::Mode;
+use crate::wire::civ::Receiver;
 use crate::wire::civ::cmd;
 
 #[test]
@@ -43,8 +45,14 @@ fn power_off_and_on() {
         (RadioStatus::PoweredOff, false)
     );
     // regression: power off when already off answered 409 radio_rejected
-    assert_eq!(ok(p.exec(Command::Power(false)))["state"], "off");
-    let r = p.exec(Command::write(SettingId::Power, 0, 10));
+    assert_eq!(
+        ok(p.exec(Command::Power(false))),
+        Answer::Power {
+            on: false,
+            read_back: None
+        }
+    );
+    let r = p.exec(Command::write(SettingId::Power, Receiver::Main, 10));
     assert_eq!(code(&r), "radio_unavailable");
     ok(p.exec(Command::Power(true)));
     p.run_for(Duration::from_secs(30));
@@ -148,7 +156,7 @@ fn a_radio_gone_silent_without_a_word_is_probed_and_can_be_switched_on() {
     // commands that would only time out are refused at once
     let t = p.now;
     let r = p.exec_offered(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     assert_eq!(code(&r), "radio_unavailable", "{r:?}");
@@ -177,14 +185,17 @@ fn power_on_works_at_any_time_after_power_off() {
     for wait_s in [1, 3, 10, 60] {
         let mut p = Pair::ready("ic7610");
         p.watch_civ();
-        assert_eq!(ok(p.exec_offered(Command::Power(false)))["state"], "off");
+        assert!(matches!(
+            ok(p.exec_offered(Command::Power(false))),
+            Answer::Power { on: false, .. }
+        ));
         p.run_for(Duration::from_secs(wait_s));
         let c = p.content();
         assert_eq!(c.detail.status, RadioStatus::PoweredOff, "{wait_s} s");
         assert_eq!(c.radio.ptt, Some(false), "{wait_s} s");
         // what needs the radio on is refused at once, not after a timeout
         let t = p.now;
-        let r = p.exec_offered(Command::write(SettingId::Power, 0, 10));
+        let r = p.exec_offered(Command::write(SettingId::Power, Receiver::Main, 10));
         assert_eq!(code(&r), "radio_unavailable", "{wait_s} s: {r:?}");
         assert_eq!(p.now, t, "{wait_s} s: refused without a request");
         let t = p.now;
@@ -204,7 +215,7 @@ fn power_on_works_at_any_time_after_power_off() {
         assert_eq!(c.detail.status, RadioStatus::Connected);
         // and the radio works
         ok(p.exec_offered(Command::SetFreq {
-            target: Target::Receiver(0),
+            target: Target::Receiver(Receiver::Main),
             hz: 7_050_000,
         }));
     }
@@ -259,7 +270,7 @@ fn a_stale_problem_message_goes_when_the_link_is_back() {
 fn commands_queued_when_the_link_drops_are_answered() {
     let mut p = Pair::ready("ic7610");
     let a = p.submit(Command::SetFreq {
-        target: Target::Receiver(0),
+        target: Target::Receiver(Receiver::Main),
         hz: 14_100_000,
     });
     p.link(LinkState::Reconnecting {

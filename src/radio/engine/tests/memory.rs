@@ -8,7 +8,8 @@ use serde_json::json;
 
 use super::{Fate, Pair, code, ok};
 use crate::radio::command::Command;
-use crate::wire::civ::{Frame, cmd};
+use crate::radio::table::answer::{Answer, MemoryChannel, MemoryEntry};
+use crate::wire::civ::{Frame, Mode, Receiver, cmd};
 
 /// `(cmd, data)` of the requests sent after the first `from`.
 fn sent_since(p: &Pair, from: usize) -> Vec<(u8, Vec<u8>)> {
@@ -16,6 +17,18 @@ fn sent_since(p: &Pair, from: usize) -> Vec<(u8, Vec<u8>)> {
         .iter()
         .map(|f| (f.cmd, f.data.clone()))
         .collect()
+}
+
+/// A channel that holds something.
+fn held(channel: u16, freq_hz: u64, mode: Mode, name: &str) -> MemoryChannel {
+    MemoryChannel {
+        channel,
+        content: Some(MemoryEntry {
+            freq_hz,
+            mode: Some(mode),
+            name: name.into(),
+        }),
+    }
 }
 
 fn is(f: &Frame, command: u8) -> bool {
@@ -29,12 +42,18 @@ fn a_list_reads_each_channel_and_reports_empty_ones() {
     let r = ok(p.exec(Command::ListMemories { first: 2, last: 5 }));
     assert_eq!(
         r,
-        json!({"channels": [
-            {"channel": 2, "empty": false, "freq": 14_060_000, "mode": "CW", "name": "QRP CW 20"},
-            {"channel": 3, "empty": false, "freq": 10_000_000, "mode": "AM", "name": "WWV 10"},
-            {"channel": 4, "empty": true, "freq": null, "mode": null, "name": null},
-            {"channel": 5, "empty": true, "freq": null, "mode": null, "name": null},
-        ]})
+        Answer::Memories(vec![
+            held(2, 14_060_000, Mode::Cw, "QRP CW 20"),
+            held(3, 10_000_000, Mode::Am, "WWV 10"),
+            MemoryChannel {
+                channel: 4,
+                content: None
+            },
+            MemoryChannel {
+                channel: 5,
+                content: None
+            },
+        ])
     );
     let reads: Vec<_> = sent_since(&p, n);
     assert_eq!(
@@ -54,7 +73,10 @@ fn a_recall_copies_the_channel_into_the_vfo_and_stays_in_vfo_mode() {
     let widths = width_reads(&p);
     let n = p.sent.len();
     let r = ok(p.exec(Command::RecallMemory(2)));
-    assert_eq!(r["freq"], 14_060_000);
+    let Answer::Memory(recalled) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(recalled.content.map(|c| c.freq_hz), Some(14_060_000));
     let sent = sent_since(&p, n);
     assert_eq!(
         &sent[..4],
@@ -93,15 +115,12 @@ fn an_empty_channel_is_refused_before_anything_changes() {
 fn a_store_writes_the_vfo_and_answers_the_channel_read_back() {
     let mut p = Pair::ready("ic7610");
     ok(p.exec(Command::SetFreq {
-        target: crate::radio::command::Target::Receiver(0),
+        target: crate::radio::command::Target::Receiver(Receiver::Main),
         hz: 21_074_000,
     }));
     let n = p.sent.len();
     let r = ok(p.exec(Command::StoreMemory(42)));
-    assert_eq!(
-        r,
-        json!({"channel": 42, "empty": false, "freq": 21_074_000, "mode": "USB", "name": ""})
-    );
+    assert_eq!(r, Answer::Memory(held(42, 21_074_000, Mode::Usb, "")));
     assert_eq!(
         sent_since(&p, n),
         vec![
@@ -199,11 +218,14 @@ fn the_antenna_goes_to_its_receiver_in_one_frame_and_a_nak_changes_nothing() {
     let mut p = Pair::ready("ic7610");
     let n = p.sent.len();
     let r = ok(p.exec(Command::SetAntenna {
-        receiver: 1,
+        receiver: Receiver::Sub,
         ant: 2,
         rx_ant: Some(true),
     }));
-    assert_eq!(r, json!({"receiver": 1, "ant": 2, "rx_ant": true}));
+    assert_eq!(
+        r,
+        Answer::Echo(json!({"receiver": 1, "ant": 2, "rx_ant": true}))
+    );
     assert_eq!(
         sent_since(&p, n),
         vec![(cmd::RECEIVER_PREFIX, vec![0x01, cmd::ANTENNA, 0x01, 0x01])]
@@ -212,7 +234,7 @@ fn the_antenna_goes_to_its_receiver_in_one_frame_and_a_nak_changes_nothing() {
     assert_eq!((sub.antenna, sub.rx_antenna), (Some(2), Some(true)));
     p.requests = Box::new(|_, _| Fate::Nak);
     let r = p.exec(Command::SetAntenna {
-        receiver: 0,
+        receiver: Receiver::Main,
         ant: 2,
         rx_ant: None,
     });

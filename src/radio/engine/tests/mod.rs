@@ -14,16 +14,16 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::radio::table::answer::Answer;
 use parking_lot::Mutex;
-use serde_json::Value;
 
 use super::{CommandResult, Engine, EngineConfig, EngineEvent, Job};
-use crate::lan::link::{LinkEvent, LinkState};
+use crate::lan::session::link_state::{LinkEvent, LinkState};
 use crate::profile::ProfileRegistry;
-use crate::radio::command::Command;
-use crate::radio::events::RadioEvent;
-use crate::radio::service::initial_content;
-use crate::radio::state::{StateChange, StateContent, StateSink, StateStore};
+use crate::radio::shell::service::initial_content;
+use crate::radio::state::StateContent;
+use crate::radio::state::events::RadioEvent;
+use crate::radio::table::command::Command;
 use crate::sim::{PanelAction, SimRig, SimRigConfig};
 use crate::wire::civ::{self, Frame, cmd};
 
@@ -46,20 +46,14 @@ pub enum Fate {
 /// Decides the fate of the n-th frame (counted per direction) and the frame itself.
 type Rule = Box<dyn FnMut(usize, &Frame) -> Fate + Send>;
 
-/// Events the store raised, for assertions.
+/// Events the engine's state updates raised, for assertions.
 #[derive(Default)]
-pub struct Events(Mutex<Vec<RadioEvent>>);
-
-impl StateSink for Events {
-    fn on_change(&self, change: &Arc<StateChange>) {
-        self.0.lock().extend(change.events.iter().cloned());
-    }
-}
+pub struct Events(Vec<RadioEvent>);
 
 impl Events {
     /// Names of the events so far.
     pub fn names(&self) -> Vec<&'static str> {
-        self.0.lock().iter().map(|e| e.name()).collect()
+        self.0.iter().map(|e| e.name()).collect()
     }
 }
 
@@ -67,8 +61,7 @@ impl Events {
 pub struct Pair {
     pub engine: Engine,
     pub rig: SimRig,
-    pub store: Arc<StateStore>,
-    pub events: Arc<Events>,
+    pub events: Events,
     t0: Instant,
     pub now: Instant,
     latency: Duration,
@@ -114,17 +107,14 @@ impl Pair {
     /// A pair for `model`, link not up yet.
     pub fn new(model: &str, cfg: EngineConfig) -> Pair {
         let p = ProfileRegistry::embedded().get(model).expect("profile");
-        let store = Arc::new(StateStore::new(initial_content(&p)));
-        let events = Arc::new(Events::default());
-        store.subscribe(events.clone());
-        let engine = Engine::new(cfg, p.clone(), ProfileRegistry::embedded(), store.clone());
+        let content = initial_content(&p);
+        let engine = Engine::new(cfg, p.clone(), ProfileRegistry::embedded(), content);
         let rig = SimRig::new(p, SimRigConfig::default());
         let t0 = Instant::now();
         Pair {
             engine,
             rig,
-            store,
-            events,
+            events: Events::default(),
             t0,
             now: t0,
             latency: Duration::from_millis(2),
@@ -204,7 +194,7 @@ impl Pair {
 
     /// The state now.
     pub fn content(&self) -> StateContent {
-        self.store.read(|c| c.clone())
+        self.engine.state().clone()
     }
 
     /// The rig's time.
@@ -321,6 +311,7 @@ impl Pair {
         while let Some(ev) = self.engine.poll_event() {
             any = true;
             match ev {
+                EngineEvent::State(u) => self.events.0.extend(u.events().iter().cloned()),
                 EngineEvent::Completed(reply, r) => reply(r),
                 EngineEvent::ProfileChanged(_) => {}
             }
@@ -379,17 +370,10 @@ impl Pair {
                 let e = &self.engine;
                 assert!(
                     t > now,
-                    "poll_timeout() {:?} before now: inflight {:?} absorb {:?} tx {:?} \
-                     running {:?} probe {:?} release {:?} idle {}",
+                    "poll_timeout() {:?} before now: timers {:?} running {:?} idle {}",
                     now - t,
-                    e.inflight.as_ref().map(|i| i.deadline),
-                    e.absorb.as_ref().map(|l| l.until),
-                    e.tx_since,
-                    e.running
-                        .as_ref()
-                        .map(|r| (r.sleep_until, r.pending.is_some())),
-                    e.next_probe,
-                    e.release.as_ref().map(|r| r.next_at),
+                    e.timers,
+                    e.running.as_ref().map(|r| r.pending.is_some()),
                     e.idle(),
                 );
             }
@@ -442,7 +426,7 @@ pub fn code(r: &CommandResult) -> &'static str {
     }
 }
 
-/// A result's value, for assertions.
-pub fn ok(r: CommandResult) -> Value {
+/// A result's answer, for assertions.
+pub fn ok(r: CommandResult) -> Answer {
     r.unwrap_or_else(|e| panic!("expected success, got {e}"))
 }

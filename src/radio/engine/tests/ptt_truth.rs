@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
-use crate::radio::command::Command;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Command;
 use crate::wire::civ::{Frame, cmd};
 
 fn is_key(f: &Frame) -> bool {
@@ -33,9 +34,10 @@ fn a_key_answered_nak_that_keyed_is_read_back_and_owned() {
     rule(&mut p, is_key, Fate::Lie);
     let before = p.sent_count(&[cmd::TX, cmd::tx::PTT]);
     let r = ok(p.exec(Command::Ptt(true)));
-    assert_eq!(r["state"], true);
-    assert_eq!(r["readBack"], true, "{r}");
-    assert!(r["note"].as_str().unwrap().contains("NAK"), "{r}");
+    assert!(
+        matches!(&r, Answer::Ptt { on: true, read_back: Some(note) } if note.contains("NAK")),
+        "{r:?}"
+    );
     assert!(p.rig.ptt(), "the radio keyed");
     assert_eq!(
         p.content().radio.ptt,
@@ -100,8 +102,16 @@ fn a_refused_key_that_did_not_key_fails_and_the_unkey_after_it_stops_at_once() {
     assert!(!p.rig.ptt());
     assert_eq!(p.content().radio.ptt, Some(false), "read back: not keyed");
     let r = ok(p.exec(Command::Ptt(false)));
-    assert_eq!(r["state"], false);
-    assert_eq!(r["readBack"], true, "{r}");
+    assert!(
+        matches!(
+            &r,
+            Answer::Ptt {
+                on: false,
+                read_back: Some(_)
+            }
+        ),
+        "{r:?}"
+    );
     p.run_for(Duration::from_secs(60));
     assert_eq!(
         p.sent_count(&[cmd::TX, cmd::tx::PTT, 0x00]),
@@ -120,9 +130,15 @@ fn an_unkey_answered_nak_that_unkeyed_is_confirmed_by_the_read_back() {
     ok(p.exec(Command::Ptt(true)));
     rule(&mut p, is_unkey, Fate::Lie);
     let r = ok(p.exec(Command::Ptt(false)));
-    assert_eq!(
-        (r["state"].clone(), r["readBack"].clone()),
-        (false.into(), true.into())
+    assert!(
+        matches!(
+            &r,
+            Answer::Ptt {
+                on: false,
+                read_back: Some(_)
+            }
+        ),
+        "{r:?}"
     );
     assert!(!p.rig.ptt());
     assert_eq!(p.content().radio.ptt, Some(false));
@@ -163,7 +179,7 @@ fn the_release_ends_when_the_radio_reads_back_unkeyed() {
     ok(p.exec(Command::Ptt(true)));
     rule(&mut p, is_unkey, Fate::Lie);
     let r = p.exec(Command::Release);
-    assert_eq!(ok(r)["state"], false);
+    assert!(matches!(ok(r), Answer::Ptt { on: false, .. }));
     assert!(!p.rig.ptt());
     assert_eq!(p.content().radio.ptt, Some(false));
     p.run_for(Duration::from_secs(30));
@@ -187,7 +203,13 @@ fn read_backs_that_are_refused_are_asked_again_then_ptt_is_in_doubt() {
             Fate::Deliver
         }
     });
-    assert_eq!(ok(p.exec(Command::Ptt(true)))["readBack"], true);
+    assert!(matches!(
+        ok(p.exec(Command::Ptt(true))),
+        Answer::Ptt {
+            on: true,
+            read_back: Some(_)
+        }
+    ));
     assert_eq!(p.content().radio.ptt, Some(true));
     ok(p.exec(Command::Ptt(false)));
     // now nothing can be read back: in doubt, released

@@ -3,13 +3,12 @@
 //! where the radio has them (IC-705) and by selecting it for the duration where it has
 //! not (IC-7100); MAIN/SUB radios read what a command needs with `26` first.
 
-use serde_json::json;
-
 use super::{Pair, ok};
-use crate::radio::command::{Command, Target};
 use crate::radio::state::{Selected, VfoState};
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::{Command, Target};
 use crate::sim::rig::VfoState as RigVfo;
-use crate::wire::civ::{self, Mode, cmd};
+use crate::wire::civ::{self, Mode, Receiver, cmd};
 
 fn rig_vfo(p: &Pair, v: usize) -> RigVfo {
     p.rig.snapshot().receivers[0].vfo[v]
@@ -125,7 +124,10 @@ fn the_other_vfo_is_set_without_switching_where_the_radio_has_25_26() {
     assert_eq!(rig_selected(&p), 1);
     let from = p.sent.len();
     let r = ok(p.exec(set_mode(0, "LSB")));
-    assert_eq!(r["vfo"], "A");
+    assert!(
+        matches!(r, Answer::ModeSet { target, .. } if target.label() == "A"),
+        "{r:?}"
+    );
     assert_eq!(rig_vfo(&p, 0).mode, Mode::Lsb.code());
     assert_eq!(rig_selected(&p), 1, "B stays selected");
     assert_eq!(
@@ -170,7 +172,10 @@ fn without_25_26_the_other_vfo_is_reached_by_selecting_it() {
         hz: 14_250_000,
     }));
     let r = ok(p.exec(set_mode(0, "LSB")));
-    assert_eq!((&r["vfo"], &r["mode"]), (&json!("A"), &json!("LSB")));
+    assert!(
+        matches!(r, Answer::ModeSet { target, mode: Mode::Lsb, .. } if target.label() == "A"),
+        "{r:?}"
+    );
     assert_eq!(rig_vfo(&p, 0).mode, Mode::Lsb.code());
     assert_eq!(rig_selected(&p), 1, "B selected again");
     ok(p.exec(Command::SetDataMode {
@@ -210,13 +215,13 @@ fn without_25_26_the_other_vfo_is_reached_by_selecting_it() {
 fn a_mode_change_reads_an_unknown_filter_first() {
     for model in ["ic7610", "ic9700"] {
         let mut p = Pair::ready(model);
-        p.store.modify(|c| {
+        p.engine.state.modify(|c| {
             let sub = c.radio.sub.as_mut().unwrap();
             (sub.filter, sub.data_mode) = (None, None);
         });
         let from = p.sent.len();
         ok(p.exec(Command::SetDataMode {
-            target: Target::Receiver(1),
+            target: Target::Receiver(Receiver::Sub),
             data: 1,
         }));
         let snap = p.rig.snapshot();
@@ -233,7 +238,11 @@ fn a_mode_change_reads_an_unknown_filter_first() {
 
 fn split(p: &mut Pair, on: bool) {
     use crate::radio::table::settings::SettingId;
-    ok(p.exec(Command::write(SettingId::Split, 0, i64::from(on))));
+    ok(p.exec(Command::write(
+        SettingId::Split,
+        Receiver::Main,
+        i64::from(on),
+    )));
 }
 
 #[test]
@@ -247,7 +256,7 @@ fn send_cw_in_split_checks_the_tx_vfo() {
         split(&mut p, true);
         // RX (A) in USB, TX (B) in CW: allowed, and the radio keys
         let r = p.exec(Command::SendCw("TEST".into()));
-        assert_eq!(ok(r), json!({"sent": 4}), "{model}");
+        assert_eq!(ok(r), Answer::CwSent { chars: 4 }, "{model}");
         assert!(p.rig.snapshot().cw.is_some(), "{model}: sending");
         p.run_for(std::time::Duration::from_secs(5));
         // the reverse: refused, and the message names the TX VFO's mode
@@ -302,13 +311,13 @@ fn send_cw_in_split_on_a_main_sub_radio_checks_the_tx_receiver() {
         mode: Mode::from_name(m).expect("a mode"),
         filter: None,
     };
-    ok(p.exec(mode(0, "USB")));
-    ok(p.exec(mode(1, "CW")));
+    ok(p.exec(mode(Receiver::Main, "USB")));
+    ok(p.exec(mode(Receiver::Sub, "CW")));
     split(&mut p, true);
     assert!(p.exec(Command::SendCw("TEST".into())).is_ok());
     p.run_for(std::time::Duration::from_secs(5));
-    ok(p.exec(mode(0, "CW")));
-    ok(p.exec(mode(1, "LSB")));
+    ok(p.exec(mode(Receiver::Main, "CW")));
+    ok(p.exec(mode(Receiver::Sub, "LSB")));
     let e = p.exec(Command::SendCw("TEST".into())).unwrap_err();
     assert!(
         e.message.contains("the TX receiver (SUB, split) is in LSB"),

@@ -2,15 +2,15 @@
 
 use serde_json::Value;
 
-use super::table::settings::{Setting, SettingId};
-use crate::wire::civ::Mode;
+use crate::radio::table::settings::{Setting, SettingId};
+use crate::wire::civ::{Mode, Receiver};
 use crate::wire::meter::MeterKind;
 
 /// What a command acts on: a receiver (MAIN/SUB radios) or a VFO (A/B radios).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
-    /// Receiver 0 = MAIN, 1 = SUB.
-    Receiver(u8),
+    /// A receiver of a MAIN/SUB radio.
+    Receiver(Receiver),
     /// VFO 0 = A, 1 = B.
     Vfo(u8),
     /// The selected VFO of an A/B radio, whichever it is (what the dial tunes; the
@@ -22,19 +22,18 @@ impl Target {
     /// The label the web interface uses.
     pub fn label(self) -> &'static str {
         match self {
-            Target::Receiver(0) => "MAIN",
-            Target::Receiver(_) => "SUB",
+            Target::Receiver(r) => r.label(),
             Target::Vfo(0) => "A",
             Target::Vfo(_) => "B",
             Target::SelectedVfo => "VFO",
         }
     }
 
-    /// The receiver index this target lives on (VFOs are on receiver 0).
-    pub fn receiver(self) -> u8 {
+    /// The receiver this target lives on (VFOs are on MAIN).
+    pub fn receiver(self) -> Receiver {
         match self {
             Target::Receiver(r) => r,
-            Target::Vfo(_) | Target::SelectedVfo => 0,
+            Target::Vfo(_) | Target::SelectedVfo => Receiver::Main,
         }
     }
 }
@@ -70,8 +69,9 @@ impl RateClass {
 pub struct Write {
     /// The setting.
     pub id: SettingId,
-    /// The receiver (ignored for global settings).
-    pub receiver: u8,
+    /// The receiver (ignored for global settings); `None` for a scope setting: the
+    /// receiver the scope shows when the write runs.
+    pub receiver: Option<Receiver>,
     /// The value as its codec takes it.
     pub raw: i64,
 }
@@ -163,8 +163,8 @@ pub enum Command {
     /// Select the antenna connector of a receiver and, when given, the RX antenna input
     /// (CI-V `12 <ant> [<rx-ant>]`).
     SetAntenna {
-        /// Receiver 0 MAIN, 1 SUB.
-        receiver: u8,
+        /// The receiver.
+        receiver: Receiver,
         /// Connector 1 or 2.
         ant: u8,
         /// RX antenna input on/off; `None` keeps it.
@@ -186,10 +186,14 @@ pub enum Command {
 impl Command {
     /// A write of one setting: a shorthand for code and tests (clients' commands come
     /// from the command table).
-    pub fn write(id: SettingId, receiver: u8, raw: i64) -> Command {
+    pub fn write(id: SettingId, receiver: Receiver, raw: i64) -> Command {
         Command::Write {
             vfo: None,
-            writes: vec![Write { id, receiver, raw }],
+            writes: vec![Write {
+                id,
+                receiver: Some(receiver),
+                raw,
+            }],
             result: Value::Object(serde_json::Map::new()),
         }
     }
@@ -279,7 +283,9 @@ impl Command {
             | Command::SetMode { target, .. }
             | Command::SetFilter { target, .. }
             | Command::SetDataMode { target, .. } => Some(target.label().to_string()),
-            Command::Write { writes, .. } => writes.first().map(|w| w.receiver.to_string()),
+            Command::Write { writes, .. } => writes
+                .first()
+                .map(|w| w.receiver.map_or("scope".into(), |r| r.to_string())),
             _ => None,
         }
     }

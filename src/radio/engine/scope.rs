@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::wire::civ::{Frame, bcd_to_freq, cmd, from_bcd_byte};
+use crate::wire::civ::{Frame, Receiver, bcd_to_freq, cmd, from_bcd_byte};
 use crate::wire::{Result, WireError};
 
 /// Longest sweep accepted, in pixels.
@@ -14,8 +14,8 @@ pub const MAX_PIXELS: usize = 4096;
 /// One assembled sweep, amplitudes on the radio's scale.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScopeSweep {
-    /// 0 MAIN, 1 SUB.
-    pub receiver: u8,
+    /// The receiver swept.
+    pub receiver: Receiver,
     /// 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
     pub mode: u8,
     /// Lower edge, Hz.
@@ -26,6 +26,35 @@ pub struct ScopeSweep {
     pub out_of_range: bool,
     /// Amplitudes, 0..=amp_max of the radio.
     pub pixels: Vec<u8>,
+}
+
+impl ScopeSweep {
+    /// What the sweep says about the scope's edges.
+    pub fn edges(&self) -> SweepEdges {
+        SweepEdges {
+            receiver: self.receiver,
+            mode: self.mode,
+            start_hz: self.start_hz,
+            end_hz: self.end_hz,
+            out_of_range: self.out_of_range,
+        }
+    }
+}
+
+/// The edges a sweep shows: the state's scope shows those of the last sweep of the
+/// receiver it shows (fed to the engine, the state's one writer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepEdges {
+    /// The receiver swept.
+    pub receiver: Receiver,
+    /// 0 center, 1 fixed, 2 scroll-C, 3 scroll-F.
+    pub mode: u8,
+    /// Lower edge, Hz.
+    pub start_hz: u64,
+    /// Upper edge, Hz.
+    pub end_hz: u64,
+    /// The radio said "out of range".
+    pub out_of_range: bool,
 }
 
 #[derive(Debug)]
@@ -81,11 +110,10 @@ impl ScopeAssembler {
                 got: d.len(),
             });
         }
-        let rx = d[1];
-        if rx > 1 {
+        let Some(rx) = Receiver::from_code(d[1]) else {
             return Err(WireError::BadValue("scope receiver"));
-        }
-        let slot = usize::from(rx);
+        };
+        let slot = rx.index();
         let (seq, seq_max) = (from_bcd_byte(d[2])?, from_bcd_byte(d[3])?);
         if seq == 0 || seq_max == 0 || seq > seq_max {
             self.parts[slot] = None;
@@ -233,7 +261,7 @@ mod tests {
         assert_eq!(s.pixels.len(), 475);
         assert_eq!(
             (s.receiver, s.mode, s.start_hz, s.end_hz),
-            (1, 1, 7_000_000, 7_300_000)
+            (Receiver::Sub, 1, 7_000_000, 7_300_000)
         );
     }
 

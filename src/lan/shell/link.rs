@@ -14,11 +14,13 @@ use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 
 use super::link_ports::{AudioCmd, CivCmd, PortHandle, spawn_audio_thread, spawn_civ_thread};
-use super::link_state::{CtlCmd, LinkShared};
+use super::link_shared::{CtlCmd, LinkShared};
 use super::supervisor::Supervisor;
 use crate::net::waker::{self, Waker};
 
-pub use super::link_state::{LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink};
+pub use crate::lan::session::link_state::{
+    LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink,
+};
 
 /// Handle to a running link.
 pub struct RadioLink {

@@ -4,14 +4,13 @@
 //! engine encodes with the same function when the command runs (the state may have
 //! changed in between).
 
-use super::SHOWN_SCOPE_RECEIVER;
-use super::codec::CodecCtx;
-use super::settings::{Place, Setting, SettingId};
-use crate::radio::apply::{selected_receiver, selected_vfo};
-use crate::radio::command::{Command, Write};
-use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::RadioState;
-use crate::wire::civ::{self, Mode};
+use crate::radio::state::apply::{selected_receiver, selected_vfo};
+use crate::radio::table::codec::CodecCtx;
+use crate::radio::table::command::{Command, Write};
+use crate::radio::table::error::{CommandError, ErrorCode};
+use crate::radio::table::settings::{Place, Setting, SettingId};
+use crate::wire::civ::{self, Mode, Receiver};
 
 fn unknown(what: &str) -> CommandError {
     CommandError::new(
@@ -22,12 +21,13 @@ fn unknown(what: &str) -> CommandError {
 
 /// The receiver a write addresses and the data bytes of its CI-V set (after the command
 /// byte), given the radio's state.
-pub fn encode_write(w: &Write, s: &RadioState) -> Result<(u8, Vec<u8>), CommandError> {
+pub fn encode_write(w: &Write, s: &RadioState) -> Result<(Receiver, Vec<u8>), CommandError> {
     let setting = Setting::of(w.id);
-    let rx = match setting.place {
-        Place::ScopeReceiver if w.receiver == SHOWN_SCOPE_RECEIVER => s.scope.receiver,
-        Place::Global => 0,
-        _ => w.receiver,
+    let rx = match (setting.place, w.receiver) {
+        (Place::Global, _) => Receiver::Main,
+        (_, Some(r)) => r,
+        (Place::ScopeReceiver, None) => s.scope.receiver,
+        (Place::Receiver, None) => selected_receiver(s),
     };
     let mode = s.receiver(rx).and_then(|r| r.mode);
     let ctx = CodecCtx { mode };
@@ -50,7 +50,7 @@ pub fn encode_write(w: &Write, s: &RadioState) -> Result<(u8, Vec<u8>), CommandE
         None => {
             let mut data = setting.prefix.to_vec();
             if setting.place == Place::ScopeReceiver {
-                data.push(rx);
+                data.push(rx.code());
             }
             data.extend(bytes);
             data
@@ -91,11 +91,8 @@ pub fn tx_vfo(s: &RadioState) -> (String, Option<Mode>) {
         return ("the selected receiver".into(), mode);
     }
     if s.sub.is_some() {
-        let tx = 1 - selected;
-        let label = format!(
-            "the TX receiver ({}, split)",
-            if tx == 0 { "MAIN" } else { "SUB" }
-        );
+        let tx = selected.other();
+        let label = format!("the TX receiver ({tx}, split)");
         return (label, s.receiver(tx).and_then(|r| r.mode));
     }
     match selected_vfo(s) {

@@ -20,9 +20,6 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 use parking_lot::RwLock;
 
-use super::audio_pump::PcmBlock;
-use super::scope_pump::ScopeOut;
-use super::state::StateStore;
 use crate::dsp::audio_fft::{AudioFft, Layout, PIXELS, Sideband};
 use crate::dsp::opus_codec::OpusEncoder;
 use crate::dsp::reframe::Reframer;
@@ -30,6 +27,11 @@ use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
 use crate::hub::Fanout;
 use crate::profile::{Profile, ScopeSourceKind};
+use crate::radio::engine::scope::SweepEdges;
+use crate::radio::shell::audio_pump::PcmBlock;
+use crate::radio::shell::scope_pump::ScopeOut;
+use crate::radio::state::StateStore;
+use crate::wire::civ;
 use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 
 /// One 20 ms frame of a web RX stream, encoded once for all its listeners.
@@ -179,8 +181,10 @@ pub struct DspOutputs {
     pub scope: Arc<Fanout<ScopeOut>>,
     /// The current profile.
     pub profile: Arc<RwLock<Arc<Profile>>>,
-    /// The state (dial, mode; scope edges are kept current).
+    /// The state (dial, mode).
     pub store: Arc<StateStore>,
+    /// The scope edges of audio-FFT sweeps, to the engine (the state's one writer).
+    pub edges: Sender<SweepEdges>,
     /// What the DSP does, counted.
     pub counters: Arc<DspCounters>,
 }
@@ -396,12 +400,12 @@ impl Dsp {
         let (start, end) = layout.edges();
         if self.last_edges != Some((start, end)) {
             self.last_edges = Some((start, end));
-            self.out.store.modify(|c| {
-                let s = &mut c.radio.scope;
-                s.settings.mode = Some(0);
-                s.start_freq = start;
-                s.end_freq = end;
-                s.out_of_range = false;
+            let _ = self.out.edges.send(SweepEdges {
+                receiver: civ::Receiver::Main,
+                mode: 0,
+                start_hz: start,
+                end_hz: end,
+                out_of_range: false,
             });
         }
         let frame = ScopeFrame {

@@ -12,10 +12,11 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, TrySendError};
 
-use super::audio_client::{AudioClient, AudioEvent};
-use super::civ_client::{CivClient, CivClientConfig, CivEvent};
-use super::discovery::DiscoveryConfig;
-use super::link_state::{CtlCmd, LinkShared, LinkSinks, PortReport, drain, id_for_port};
+use super::link_shared::{CtlCmd, LinkShared, drain, id_for_port};
+use crate::lan::session::audio_client::{AudioClient, AudioEvent};
+use crate::lan::session::civ_client::{CivClient, CivClientConfig, CivEvent};
+use crate::lan::session::discovery::DiscoveryConfig;
+use crate::lan::session::link_state::{LinkSinks, PortReport};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::{self, WakeReceiver, Waker};
 use crate::wire::civ::{Frame, cmd};

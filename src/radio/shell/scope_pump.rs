@@ -9,16 +9,16 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Mutex, RwLock};
 
-use super::command::Command;
-use super::dispatch::SharedQueue;
-use super::scope::{ScopeAssembler, to_web_scale};
-use super::state::StateStore;
 use crate::hub::Fanout;
 use crate::lan::link::Sink;
 use crate::profile::{Profile, ScopeSourceKind};
+use crate::radio::engine::scope::{ScopeAssembler, SweepEdges, to_web_scale};
+use crate::radio::shell::dispatch_shared::SharedQueue;
+use crate::radio::state::StateStore;
+use crate::radio::table::command::Command;
 use crate::wire::civ::Frame;
 use crate::wire::web::ScopeFrame;
 
@@ -38,36 +38,36 @@ pub struct ScopeOut {
 /// How long the radio keeps sending after the last subscriber left.
 const OFF_GRACE: Duration = Duration::from_secs(2);
 
-/// What a sweep's metadata was, per the last one that moved the state's scope edges.
-type SweepMeta = (u8, u8, u64, u64, bool);
-
 /// Sweeps in assembly and the numbering of the published ones.
 #[derive(Default)]
 struct Assembly {
     asm: ScopeAssembler,
     seq: [u16; 2],
-    last_meta: Option<SweepMeta>,
+    last_edges: Option<SweepEdges>,
 }
 
 /// See the module docs.
 pub struct SweepPublisher {
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
+    edges: Sender<SweepEdges>,
     fanout: Arc<Fanout<ScopeOut>>,
     assembly: Mutex<Assembly>,
 }
 
 impl SweepPublisher {
-    /// A publisher into `fanout`, rescaling by the current `profile`, keeping the scope
-    /// edges of `store` current.
+    /// A publisher into `fanout`, rescaling by the current `profile`, sending the scope
+    /// edges of the receiver `store` shows to the engine (`edges`).
     pub fn new(
         profile: Arc<RwLock<Arc<Profile>>>,
         store: Arc<StateStore>,
+        edges: Sender<SweepEdges>,
         fanout: Arc<Fanout<ScopeOut>>,
     ) -> SweepPublisher {
         SweepPublisher {
             profile,
             store,
+            edges,
             fanout,
             assembly: Mutex::new(Assembly::default()),
         }
@@ -87,9 +87,9 @@ impl Sink<(Frame, Instant)> for SweepPublisher {
             }
         };
         let amp_max = self.profile.read().scope.amp_max;
-        let r = usize::from(sweep.receiver);
+        let r = sweep.receiver.index();
         let frame = ScopeFrame {
-            receiver: sweep.receiver,
+            receiver: sweep.receiver.code(),
             mode: sweep.mode,
             start_freq: sweep.start_hz.min(u64::from(u32::MAX)) as u32,
             end_freq: sweep.end_hz.min(u64::from(u32::MAX)) as u32,
@@ -98,24 +98,12 @@ impl Sink<(Frame, Instant)> for SweepPublisher {
             pixels: to_web_scale(&sweep.pixels, amp_max),
         };
         a.seq[r] = a.seq[r].wrapping_add(1);
-        let meta = (
-            sweep.receiver,
-            sweep.mode,
-            sweep.start_hz,
-            sweep.end_hz,
-            sweep.out_of_range,
-        );
-        if a.last_meta != Some(meta)
+        let edges = sweep.edges();
+        if a.last_edges != Some(edges)
             && self.store.read(|c| c.radio.scope.receiver) == sweep.receiver
         {
-            a.last_meta = Some(meta);
-            self.store.modify(|c| {
-                let s = &mut c.radio.scope;
-                s.settings.mode = Some(sweep.mode);
-                s.start_freq = sweep.start_hz;
-                s.end_freq = sweep.end_hz;
-                s.out_of_range = sweep.out_of_range;
-            });
+            a.last_edges = Some(edges);
+            let _ = self.edges.send(edges);
         }
         // published outside the lock (the next sweep is 30 ms away anyway)
         drop(a);
@@ -171,7 +159,7 @@ pub fn run(
 }
 
 fn submit(jobs: &SharedQueue, on: bool) {
-    let reply = Box::new(move |r: super::engine::CommandResult| {
+    let reply = Box::new(move |r: crate::radio::engine::CommandResult| {
         if let Err(e) = r {
             log::debug!("scope output {}: {e}", if on { "on" } else { "off" });
         }

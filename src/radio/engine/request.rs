@@ -3,7 +3,7 @@
 //! (this covers sub-commands, selectors like `25 00`, band codes like `1A 01 05 01`,
 //! and command-29 replies `29 <rx> <cmd> ...`). NAK (`FA`) answers both.
 
-use crate::wire::civ::{CONTROLLER, Frame};
+use crate::wire::civ::{CONTROLLER, Frame, Receiver};
 
 /// What answer a request waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl CivRequest {
     }
 
     /// The same request wrapped with the command-29 receiver prefix.
-    pub fn for_receiver(&self, receiver: u8) -> CivRequest {
+    pub fn for_receiver(&self, receiver: Receiver) -> CivRequest {
         CivRequest {
             frame: self.frame.wrap_receiver(receiver),
             expect: self.expect,
@@ -101,7 +101,7 @@ mod tests {
             "an ACK is not a read reply"
         );
         assert_eq!(r.matches(&reply(0xFA, &[])), Match::Nak);
-        let w = CivRequest::read(0x98, 0x11, &[]).for_receiver(1);
+        let w = CivRequest::read(0x98, 0x11, &[]).for_receiver(Receiver::Sub);
         assert_eq!(w.matches(&reply(0x29, &[0x01, 0x11, 0x06])), Match::Ok);
         assert_eq!(
             w.matches(&reply(0x29, &[0x00, 0x11, 0x06])),

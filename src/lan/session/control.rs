@@ -228,11 +228,6 @@ impl ControlClient {
         std::mem::take(&mut self.events)
     }
 
-    /// True once the streams were granted.
-    pub fn is_ready(&self) -> bool {
-        self.phase == Phase::Ready
-    }
-
     /// The radio's name, once known.
     pub fn radio_name(&self) -> &str {
         &self.radio_name

@@ -1,23 +1,20 @@
-//! The vocabulary of the radio link shared by its threads: settings, states, events,
-//! status, where the link delivers, the supervisor's commands and the ports' reports,
-//! and the state the threads share.
+//! The vocabulary of the radio link: settings, states, events, status, where the link
+//! delivers, and the ports' reports to the supervisor.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
-use parking_lot::Mutex;
+use crossbeam_channel::Sender;
 
 use super::audio_client::AudioBlock;
 use super::civ_client::CivClientConfig;
-use super::control::{ControlConfig, ControlEvent, ControlFailure};
+use super::control::{ControlConfig, ControlEvent};
 use crate::wire::civ::Frame;
 
 /// What the port threads tell the supervisor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum PortReport {
+pub(in crate::lan) enum PortReport {
     CivOpened,
     CivRecovering,
     CivRecovered,
@@ -167,51 +164,8 @@ pub struct LinkSinks {
     pub events: Sender<LinkEvent>,
 }
 
-/// Commands to the supervisor (control thread).
-#[derive(Debug)]
-pub(super) enum CtlCmd {
-    Connect,
-    Disconnect,
-    Audio(bool),
-    Port(PortReport),
-    Shutdown,
-}
-
-/// State shared between the link threads.
-#[derive(Debug)]
-pub(super) struct LinkShared {
-    pub epoch: Instant,
-    /// When the CI-V thread last received anything, ms since `epoch`.
-    pub civ_last_rx_ms: AtomicU64,
-    pub status: Mutex<LinkStatus>,
-}
-
-impl LinkShared {
-    pub fn civ_last_rx(&self) -> Instant {
-        self.epoch + Duration::from_millis(self.civ_last_rx_ms.load(Ordering::Relaxed))
-    }
-
-    pub fn touch_civ(&self, now: Instant) {
-        let ms = now.saturating_duration_since(self.epoch).as_millis() as u64;
-        self.civ_last_rx_ms.store(ms, Ordering::Relaxed);
-    }
-}
-
-/// Our id for a socket bound to `port` (as the reference client does: 0x0001_0000 | port).
-pub(super) fn id_for_port(port: u16) -> u32 {
-    0x0001_0000 | u32::from(port)
-}
-
-/// Translates a control failure for users and logs.
-pub(super) fn failure_event(f: &ControlFailure) -> LinkEvent {
-    LinkEvent::Failed {
-        message: f.message().to_string(),
-        permanent: f.is_permanent(),
-    }
-}
-
 /// Events of the control session that the link forwards as they are.
-pub(super) fn forward(e: &ControlEvent) -> Option<LinkEvent> {
+pub(in crate::lan) fn forward(e: &ControlEvent) -> Option<LinkEvent> {
     match e {
         ControlEvent::RadioInfo { name, civ_addr } => Some(LinkEvent::RadioInfo {
             name: name.clone(),
@@ -219,9 +173,4 @@ pub(super) fn forward(e: &ControlEvent) -> Option<LinkEvent> {
         }),
         _ => None,
     }
-}
-
-/// Receives every queued item of `rx` without blocking.
-pub(super) fn drain<T>(rx: &Receiver<T>) -> Vec<T> {
-    rx.try_iter().collect()
 }

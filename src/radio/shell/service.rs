@@ -12,21 +12,25 @@ use std::time::Duration;
 use crossbeam_channel::{Sender, TrySendError};
 use parking_lot::{Mutex, RwLock};
 
-use super::audio::{TxAudioGate, TxFramer};
-use super::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
-use super::audio_pump::{self, PcmBlock};
-use super::audio_rx::{self, RxAudio};
-use super::command::{Command, RateClass};
-use super::dispatch::{ClientId, FailureSink, SharedQueue};
-use super::engine::unknown_radio;
-use super::engine::{Engine, Job};
-use super::error::{CommandError, ErrorCode};
-use super::executor::{self, CommandResult, ExecutorConfig, ExecutorInputs, ExecutorStats};
-use super::scope_pump::{self, ScopeOut, SweepPublisher};
-use super::state::{StateContent, StateStore};
 use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
 use crate::profile::{Profile, ProfileRegistry};
+use crate::radio::dispatch::{ClientId, FailureSink};
+use crate::radio::engine::tx_audio::{TxAudioGate, TxFramer};
+use crate::radio::engine::unknown_radio;
+use crate::radio::engine::{Engine, Job};
+use crate::radio::shell::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
+use crate::radio::shell::audio_pump::{self, PcmBlock};
+use crate::radio::shell::audio_rx::{self, RxAudio};
+use crate::radio::shell::dispatch_shared::SharedQueue;
+use crate::radio::shell::executor::{
+    self, CommandResult, EventWatcher, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
+    ExecutorStats, Watchers,
+};
+use crate::radio::shell::scope_pump::{self, ScopeOut, SweepPublisher};
+use crate::radio::state::{StateContent, StateStore};
+use crate::radio::table::command::{Command, RateClass};
+use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::web::AudioCodec;
 
 /// Settings of the radio service.
@@ -51,6 +55,7 @@ pub struct RadioConfig {
 pub struct Radio {
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
+    watchers: Watchers,
     queue: Arc<SharedQueue>,
     polls: Mutex<Option<Sender<Job>>>,
     stop: Mutex<Option<Sender<()>>>,
@@ -92,6 +97,8 @@ impl Radio {
             let _ = listeners_tx.send(());
         });
         let dsp_counters = Arc::new(DspCounters::default());
+        // the scope edges the sweeps show go to the engine, the state's one writer
+        let (edges_tx, edges_rx) = crossbeam_channel::unbounded();
         let rx_audio = RxAudio::new(
             cfg.link.control.rx_codec,
             sample_rate,
@@ -101,10 +108,11 @@ impl Radio {
                 scope: scope.clone(),
                 profile: profile.clone(),
                 store: store.clone(),
+                edges: edges_tx.clone(),
                 counters: dsp_counters.clone(),
             },
         );
-        let sweeps = SweepPublisher::new(profile.clone(), store.clone(), scope.clone());
+        let sweeps = SweepPublisher::new(profile.clone(), store.clone(), edges_tx, scope.clone());
         let link = Arc::new(RadioLink::start(
             cfg.link,
             LinkSinks {
@@ -124,23 +132,29 @@ impl Radio {
             cfg.executor,
             profile.read().clone(),
             cfg.registry,
-            store.clone(),
+            initial_content(&profile.read()),
         );
         let tx_audio = engine.tx_audio_gate();
+        let watchers = Watchers::default();
         let inputs = ExecutorInputs {
             civ: civ_rx,
             link: ev_rx,
+            sweeps: edges_rx,
             queue: queue.clone(),
             doorbell,
             polls: polls_rx,
             stop: stop_rx,
         };
-        let executor = {
-            let (l, p, st) = (link.clone(), profile.clone(), exec_stats.clone());
-            std::thread::Builder::new()
-                .name("executor".into())
-                .spawn(move || executor::run(engine, inputs, l, p, st))?
+        let outputs = ExecutorOutputs {
+            link: link.clone(),
+            store: store.clone(),
+            watchers: watchers.clone(),
+            profile: profile.clone(),
+            stats: exec_stats.clone(),
         };
+        let executor = std::thread::Builder::new()
+            .name("executor".into())
+            .spawn(move || executor::run(engine, inputs, outputs))?;
         let (pumps_stop_tx, pumps_stop) = crossbeam_channel::bounded::<()>(1);
         let scope_thread = {
             let (p, j, counts) = (
@@ -162,6 +176,7 @@ impl Radio {
         Ok(Radio {
             profile,
             store,
+            watchers,
             queue,
             polls: Mutex::new(Some(polls_tx)),
             stop: Mutex::new(Some(stop_tx)),
@@ -187,6 +202,12 @@ impl Radio {
     /// The state store.
     pub fn store(&self) -> &Arc<StateStore> {
         &self.store
+    }
+
+    /// Has `watcher` told of the radio's events, on the executor's thread, before each
+    /// change is published.
+    pub fn watch(&self, watcher: Arc<dyn EventWatcher>) {
+        self.watchers.write().push(watcher);
     }
 
     /// Scope sweeps, for subscribers (subscribing turns the radio's scope output on).

@@ -3,19 +3,25 @@
 //! of `25`/`26` (pitfall 16), PTT, power, receiver selection, scope selection, the
 //! command-29 receiver prefix, and every setting of the settings table.
 
-use super::command::Target;
-use super::state::{RadioState, Selected, StateContent, VfoState};
-use super::table::codec::CodecCtx;
-use super::table::settings::{self, Place, ScopeSettings};
 use crate::profile::{Profile, VfoScheme};
-use crate::wire::civ::{self, Frame, Mode, cmd};
+use crate::radio::state::{RadioState, Selected, StateContent, VfoState};
+use crate::radio::table::codec::CodecCtx;
+use crate::radio::table::command::Target;
+use crate::radio::table::settings::{self, Place, ScopeSettings};
+use crate::wire::civ::{self, Frame, Mode, Receiver, cmd};
 
-/// The receiver currently selected (0 MAIN, 1 SUB); MAIN while unknown and on A/B radios.
-pub fn selected_receiver(s: &RadioState) -> u8 {
+/// The receiver currently selected; MAIN while unknown and on A/B radios.
+pub fn selected_receiver(s: &RadioState) -> Receiver {
     match s.active {
-        Some(Selected::Sub) => 1,
-        _ => 0,
+        Some(Selected::Sub) => Receiver::Sub,
+        _ => Receiver::Main,
     }
+}
+
+/// The receiver a selector byte of `25`/`26` (00 selected, 01 unselected) addresses.
+fn receiver_of_sel(s: &RadioState, sel: u8) -> Receiver {
+    let selected = selected_receiver(s);
+    if sel == 0 { selected } else { selected.other() }
 }
 
 /// The VFO selected on an A/B radio (0 A, 1 B), if known.
@@ -118,7 +124,7 @@ pub fn set_mode(
 ) {
     let rx = match target {
         Target::SelectedVfo => {
-            let t = selected_vfo(s).map_or(Target::Receiver(0), Target::Vfo);
+            let t = selected_vfo(s).map_or(Target::Receiver(Receiver::Main), Target::Vfo);
             return set_mode(s, t, mode, data, filter);
         }
         Target::Receiver(r) => s.receiver_mut(r),
@@ -152,7 +158,7 @@ pub type VfoView = (Option<u64>, Option<Mode>, Option<u8>, Option<u8>);
 /// Frequency, mode, filter and DATA mode of `target` (each `None` when unknown).
 pub fn vfo_of(s: &RadioState, target: Target) -> Option<VfoView> {
     match target {
-        Target::SelectedVfo => vfo_of(s, Target::Receiver(0)),
+        Target::SelectedVfo => vfo_of(s, Target::Receiver(Receiver::Main)),
         Target::Receiver(r) => s
             .receiver(r)
             .map(|x| (x.freq_hz, x.mode, x.filter, x.data_mode)),
@@ -177,9 +183,7 @@ fn filter_byte(b: Option<&u8>) -> Option<u8> {
 fn apply_sel_freq(s: &mut RadioState, scheme: VfoScheme, sel: u8, hz: u64) {
     match scheme {
         VfoScheme::MainSub => {
-            let selected = selected_receiver(s);
-            let r = if sel == 0 { selected } else { 1 - selected };
-            set_freq(s, Target::Receiver(r), hz);
+            set_freq(s, Target::Receiver(receiver_of_sel(s, sel)), hz);
         }
         VfoScheme::Ab => match selected_vfo(s) {
             Some(a) => set_freq(s, Target::Vfo(if sel == 0 { a } else { 1 - a }), hz),
@@ -199,9 +203,13 @@ fn apply_sel_mode(
 ) {
     match scheme {
         VfoScheme::MainSub => {
-            let selected = selected_receiver(s);
-            let r = if sel == 0 { selected } else { 1 - selected };
-            set_mode(s, Target::Receiver(r), mode, data, filter);
+            set_mode(
+                s,
+                Target::Receiver(receiver_of_sel(s, sel)),
+                mode,
+                data,
+                filter,
+            );
         }
         VfoScheme::Ab => match selected_vfo(s) {
             Some(a) => set_mode(
@@ -211,7 +219,7 @@ fn apply_sel_mode(
                 data,
                 filter,
             ),
-            None if sel == 0 => set_mode(s, Target::Receiver(0), mode, data, filter),
+            None if sel == 0 => set_mode(s, Target::Receiver(Receiver::Main), mode, data, filter),
             None => {}
         },
     }
@@ -220,22 +228,18 @@ fn apply_sel_mode(
 /// The receiver whose mode, filter or DATA mode a frame from the radio sets (`None`: it
 /// sets none, or only an unselected VFO of an A/B radio, whose filter width the radio
 /// does not show).
-pub fn mode_frame_receiver(s: &RadioState, scheme: VfoScheme, f: &Frame) -> Option<u8> {
+pub fn mode_frame_receiver(s: &RadioState, scheme: VfoScheme, f: &Frame) -> Option<Receiver> {
     let of_sel = |sel: u8| match scheme {
-        VfoScheme::MainSub => Some(if sel == 0 {
-            selected_receiver(s)
-        } else {
-            1 - selected_receiver(s)
-        }),
-        VfoScheme::Ab => (sel == 0).then_some(0),
+        VfoScheme::MainSub => Some(receiver_of_sel(s, sel)),
+        VfoScheme::Ab => (sel == 0).then_some(Receiver::Main),
     };
     match (f.cmd, f.data.as_slice()) {
         (cmd::MODE_NO_REPLY, [_, ..]) => of_sel(0),
         (cmd::SEL_MODE, [sel @ (0 | 1), _, ..]) => of_sel(*sel),
         (cmd::EXT, [civ::cmd::ext::DATA_MODE, _, ..]) => of_sel(0),
-        (cmd::RECEIVER_PREFIX, [rx @ (0 | 1), inner_cmd, inner @ ..]) => {
-            let inner = Frame::new(f.to, f.from, *inner_cmd, inner);
-            mode_frame_receiver(s, scheme, &inner).map(|_| *rx)
+        (cmd::RECEIVER_PREFIX, _) => {
+            let (rx, inner) = f.unwrap_receiver()?;
+            mode_frame_receiver(s, scheme, &inner).map(|_| rx)
         }
         _ => None,
     }
@@ -253,7 +257,7 @@ pub fn apply_frame_to(
     c: &mut StateContent,
     profile: &Profile,
     f: &Frame,
-    receiver: Option<u8>,
+    receiver: Option<Receiver>,
 ) -> bool {
     let scheme = profile.vfo.scheme;
     let s = &mut c.radio;
@@ -301,9 +305,11 @@ pub fn apply_frame_to(
                 s.ptt = Some(false);
             }
         }
-        (cmd::RECEIVER_PREFIX, [rx @ (0 | 1), inner_cmd, inner @ ..]) => {
-            let inner = Frame::new(f.to, f.from, *inner_cmd, inner);
-            return apply_frame_to(c, profile, &inner, Some(*rx));
+        (cmd::RECEIVER_PREFIX, _) => {
+            let Some((rx, inner)) = f.unwrap_receiver() else {
+                return false;
+            };
+            return apply_frame_to(c, profile, &inner, Some(rx));
         }
         (cmd::EXT, [civ::cmd::ext::DATA_MODE, data, rest @ ..]) => {
             // `1A 06 <data> [<filter>]`: of the selected receiver / VFO (or the one a
@@ -321,10 +327,13 @@ pub fn apply_frame_to(
             };
             set_mode(s, target, mode, Some(data), filter_byte(rest.first()));
         }
-        (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x @ (0 | 1)]) => {
-            if s.scope.receiver != *x {
+        (cmd::SCOPE, [civ::cmd::scope::RECEIVER, x]) => {
+            let Some(x) = Receiver::from_code(*x) else {
+                return false;
+            };
+            if s.scope.receiver != x {
                 // the settings shown were the other receiver's: unknown until read
-                s.scope.receiver = *x;
+                s.scope.receiver = x;
                 s.scope.settings = ScopeSettings::default();
             }
         }
@@ -335,16 +344,21 @@ pub fn apply_frame_to(
 }
 
 /// A frame of settings of the table (one, or several sharing the frame).
-fn apply_setting(s: &mut RadioState, scheme: VfoScheme, f: &Frame, receiver: Option<u8>) -> bool {
+fn apply_setting(
+    s: &mut RadioState,
+    scheme: VfoScheme,
+    f: &Frame,
+    receiver: Option<Receiver>,
+) -> bool {
     let mut applied = false;
     for (setting, scope_rx, value) in settings::lookup(f.cmd, &f.data) {
         let rx = match setting.place {
-            Place::Global => 0,
-            Place::Receiver if scheme == VfoScheme::Ab => 0,
+            Place::Global => Receiver::Main,
+            Place::Receiver if scheme == VfoScheme::Ab => Receiver::Main,
             Place::Receiver => receiver.unwrap_or_else(|| selected_receiver(s)),
-            Place::ScopeReceiver => match scope_rx {
-                Some(r @ (0 | 1)) => r,
-                _ => continue,
+            Place::ScopeReceiver => match scope_rx.and_then(Receiver::from_code) {
+                Some(r) => r,
+                None => continue,
             },
         };
         let ctx = CodecCtx {

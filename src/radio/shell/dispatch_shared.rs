@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
-use super::{Answers, ClientId, Dispatcher, FailureSink};
-use crate::radio::command::{Command, RateClass};
+use crate::radio::dispatch::{Answers, ClientId, Dispatcher, FailureSink};
 use crate::radio::engine::{Job, Reply};
-use crate::radio::error::CommandError;
+use crate::radio::table::command::{Command, RateClass};
+use crate::radio::table::error::CommandError;
 
 /// See the module docs.
 pub struct SharedQueue {

@@ -4,9 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::state::{RadioStatus, ReceiverState, Selected, StateContent};
-use super::table::settings::{Place, SETTINGS, SettingId};
-use crate::wire::civ::Mode;
+use crate::radio::state::{RadioStatus, ReceiverState, Selected, StateContent};
+use crate::radio::table::settings::{Place, SETTINGS, SettingId};
+use crate::wire::civ::{Mode, Receiver};
 
 /// One event.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,8 +15,8 @@ pub enum RadioEvent {
     FreqChanged {
         /// MAIN/SUB, or A/B (`None`: the selected VFO of an A/B radio is not known).
         vfo: Option<Selected>,
-        /// Receiver index.
-        receiver: u8,
+        /// The receiver.
+        receiver: Receiver,
         /// Frequency, Hz.
         freq: u64,
     },
@@ -24,8 +24,8 @@ pub enum RadioEvent {
     ModeChanged {
         /// As for [`RadioEvent::FreqChanged`].
         vfo: Option<Selected>,
-        /// Receiver index.
-        receiver: u8,
+        /// The receiver.
+        receiver: Receiver,
         /// Mode.
         mode: Option<Mode>,
         /// Filter 1..3.
@@ -38,7 +38,7 @@ pub enum RadioEvent {
         /// Which.
         id: SettingId,
         /// The receiver, for per-receiver settings.
-        receiver: Option<u8>,
+        receiver: Option<Receiver>,
         /// The new value as the state shows it.
         value: Value,
     },
@@ -66,7 +66,7 @@ pub enum RadioEvent {
         /// Upper edge, Hz.
         end_freq: u64,
         /// Receiver shown.
-        receiver: u8,
+        receiver: Receiver,
     },
     /// The link or readiness changed.
     Connection {
@@ -109,7 +109,7 @@ impl RadioEvent {
         match self {
             RadioEvent::FreqChanged { .. } => "freq_changed",
             RadioEvent::ModeChanged { .. } => "mode_changed",
-            RadioEvent::Setting { id, .. } => super::table::settings::Setting::of(*id).event,
+            RadioEvent::Setting { id, .. } => crate::radio::table::settings::Setting::of(*id).event,
             RadioEvent::Ptt(_) => "ptt",
             RadioEvent::PowerState(_) => "power_state",
             RadioEvent::ActiveChanged(_) => "active_changed",
@@ -144,7 +144,7 @@ impl RadioEvent {
                 receiver,
                 value,
             } => {
-                let s = super::table::settings::Setting::of(*id);
+                let s = crate::radio::table::settings::Setting::of(*id);
                 let mut m = serde_json::Map::new();
                 if let Some(r) = receiver {
                     m.insert("receiver".into(), json!(r));
@@ -189,21 +189,20 @@ impl RadioEvent {
 }
 
 /// The label of receiver `r` in `content` (A/B radios: the selected VFO, if known).
-fn vfo_label(content: &StateContent, receiver: u8) -> Option<Selected> {
+fn vfo_label(content: &StateContent, receiver: Receiver) -> Option<Selected> {
     if content.radio.main.vfo_a.is_some() {
         return content.radio.active;
     }
-    Some(if receiver == 0 {
-        Selected::Main
-    } else {
-        Selected::Sub
+    Some(match receiver {
+        Receiver::Main => Selected::Main,
+        Receiver::Sub => Selected::Sub,
     })
 }
 
 fn receiver_events(
     ev: &mut Vec<RadioEvent>,
     new: &StateContent,
-    r: u8,
+    r: Receiver,
     a: &ReceiverState,
     b: &ReceiverState,
 ) {
@@ -243,14 +242,18 @@ fn receiver_events(
 pub fn derive_events(old: &StateContent, new: &StateContent) -> Vec<RadioEvent> {
     let mut ev = Vec::new();
     let (o, n) = (&old.radio, &new.radio);
-    receiver_events(&mut ev, new, 0, &o.main, &n.main);
+    receiver_events(&mut ev, new, Receiver::Main, &o.main, &n.main);
     if let (Some(a), Some(b)) = (&o.sub, &n.sub) {
-        receiver_events(&mut ev, new, 1, a, b);
+        receiver_events(&mut ev, new, Receiver::Sub, a, b);
     }
-    let receivers: &[u8] = if n.sub.is_some() { &[0, 1] } else { &[0] };
+    let receivers: &[Receiver] = if n.sub.is_some() {
+        &Receiver::ALL
+    } else {
+        &[Receiver::Main]
+    };
     for s in SETTINGS {
-        let targets: &[u8] = match s.place {
-            Place::Global => &[0],
+        let targets: &[Receiver] = match s.place {
+            Place::Global => &[Receiver::Main],
             Place::Receiver => receivers,
             Place::ScopeReceiver => std::slice::from_ref(&n.scope.receiver),
         };

@@ -24,10 +24,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
-use super::command::Command;
-use super::meters::MeterKind;
-use super::service::Radio;
 use crate::hub::Fanout;
+use crate::radio::shell::service::Radio;
+use crate::radio::table::answer::Answer;
+use crate::radio::table::command::Command;
+use crate::wire::meter::MeterKind;
 
 /// Fastest polling rate.
 pub const MAX_FPS: u32 = 20;
@@ -207,17 +208,7 @@ impl MeterPump {
         }
         let fanout = self.fanout.clone();
         let submitted = radio.submit_poll(Command::ReadMeters(round), move |r| {
-            let published = if let Ok(v) = r {
-                let values: Vec<(MeterKind, u16)> = v
-                    .as_object()
-                    .map(|o| {
-                        o.iter()
-                            .filter_map(|(k, v)| {
-                                Some((MeterKind::from_name(k)?, v.as_u64()? as u16))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+            let published = if let Ok(Answer::Meters(values)) = r {
                 fanout.publish(MeterReading {
                     sequence: seq,
                     values,

@@ -1,25 +1,30 @@
 //! The executor thread: a thin shell around the [`Engine`]. It waits on the link's
-//! events and CI-V frames, the command queue's doorbell, the background lane and the
-//! next timer (the engine's, and the end of a rate-limit window a queued command waits
-//! for), feeds what arrives to the engine, sends the CI-V bytes the engine hands out and
+//! events and CI-V frames, the scope stream's sweep edges, the command queue's
+//! doorbell, the background lane and the next timer (the engine's, and the end of a
+//! rate-limit window a queued command waits for), feeds what arrives to the engine,
+//! sends the CI-V bytes the engine hands out, publishes its state updates to the store
+//! (stamping `updatedAt`; the [`EventWatcher`]s see each update's events first) and
 //! calls the replies of finished commands. Commands are handed over one at a time, only
 //! while the engine is idle, so that the fair queue in front of it
-//! ([`SharedQueue`](super::dispatch::SharedQueue): a queue per client, served in turn,
+//! ([`SharedQueue`](crate::radio::shell::dispatch_shared::SharedQueue): a queue per client, served in turn,
 //! unkeys first) decides who goes next; background polls go when no command may.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use crossbeam_channel::{Receiver, never, select};
 use parking_lot::{Mutex, RwLock};
 
-use super::dispatch::SharedQueue;
-use super::engine::{Engine, EngineEvent, EngineStats};
 use crate::lan::link::{LinkEvent, RadioLink};
 use crate::profile::Profile;
+use crate::radio::engine::scope::SweepEdges;
+use crate::radio::engine::{Engine, EngineEvent, EngineStats};
+use crate::radio::shell::dispatch_shared::SharedQueue;
+use crate::radio::state::StateStore;
+use crate::radio::state::events::RadioEvent;
 use crate::wire::civ::Frame;
 
-pub use super::engine::{
+pub use crate::radio::engine::{
     CommandResult, EngineConfig as ExecutorConfig, EngineStats as ExecutorStats, Job,
 };
 
@@ -29,6 +34,8 @@ pub struct ExecutorInputs {
     pub civ: Receiver<Frame>,
     /// Link events.
     pub link: Receiver<LinkEvent>,
+    /// The edges of the scope's sweeps, as they change.
+    pub sweeps: Receiver<SweepEdges>,
     /// Client commands (the fair queue).
     pub queue: Arc<SharedQueue>,
     /// Rings when a command was queued.
@@ -39,25 +46,52 @@ pub struct ExecutorInputs {
     pub stop: Receiver<()>,
 }
 
+/// Something that acts on the radio's events (PTT dropped, ...): called on the executor
+/// thread with each update's events before the update is published, outside every lock;
+/// it must not block (it may queue commands).
+pub trait EventWatcher: Send + Sync {
+    /// The events of one update.
+    fn on_events(&self, events: &[RadioEvent]);
+}
+
+/// The watchers, registered while the executor runs.
+pub type Watchers = Arc<RwLock<Vec<Arc<dyn EventWatcher>>>>;
+
+/// Where the executor puts what the engine hands out.
+pub struct ExecutorOutputs {
+    /// The link (CI-V bytes go there).
+    pub link: Arc<RadioLink>,
+    /// The state resource (the engine's updates are published there).
+    pub store: Arc<StateStore>,
+    /// Told of every update's events.
+    pub watchers: Watchers,
+    /// The current profile (the engine's, when the radio reports another model).
+    pub profile: Arc<RwLock<Arc<Profile>>>,
+    /// The engine's counters.
+    pub stats: Arc<Mutex<EngineStats>>,
+}
+
 /// Longest wait for the transmitter to be released when stopping.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 
-fn flush(
-    engine: &mut Engine,
-    link: &RadioLink,
-    profile: &RwLock<Arc<Profile>>,
-    stats: &Mutex<EngineStats>,
-) {
+fn flush(engine: &mut Engine, out: &ExecutorOutputs) {
     while let Some(bytes) = engine.poll_transmit() {
-        link.send_civ(bytes);
+        out.link.send_civ(bytes);
     }
     while let Some(ev) = engine.poll_event() {
         match ev {
+            EngineEvent::State(update) => {
+                let watchers = out.watchers.read().clone();
+                for w in &watchers {
+                    w.on_events(update.events());
+                }
+                out.store.publish(update, SystemTime::now());
+            }
             EngineEvent::Completed(reply, result) => reply(result),
-            EngineEvent::ProfileChanged(p) => *profile.write() = p,
+            EngineEvent::ProfileChanged(p) => *out.profile.write() = p,
         }
     }
-    *stats.lock() = engine.stats();
+    *out.stats.lock() = engine.stats();
 }
 
 /// Hands the engine what may go now while it takes commands: the next client command
@@ -78,18 +112,14 @@ fn hand_over(engine: &mut Engine, inputs: &ExecutorInputs, now: Instant) -> bool
 }
 
 /// Runs `engine` until stopped, then releases PTT if it may be keyed.
-pub fn run(
-    mut engine: Engine,
-    inputs: ExecutorInputs,
-    link: Arc<RadioLink>,
-    profile: Arc<RwLock<Arc<Profile>>>,
-    stats: Arc<Mutex<EngineStats>>,
-) {
+pub fn run(mut engine: Engine, inputs: ExecutorInputs, out: ExecutorOutputs) {
     let mut stopping: Option<Instant> = None;
+    // the scope stream may end first: then its channel is not waited on any more
+    let mut sweeps = inputs.sweeps.clone();
     loop {
         let now = Instant::now();
         if stopping.is_none() && hand_over(&mut engine, &inputs, now) {
-            flush(&mut engine, &link, &profile, &stats);
+            flush(&mut engine, &out);
         }
         let wants = stopping.is_none() && engine.wants_job();
         let mut next = engine.poll_timeout();
@@ -121,6 +151,10 @@ pub fn run(
                 Ok(f) => engine.handle_frame(f, Instant::now()),
                 Err(_) => break,
             },
+            recv(sweeps) -> e => match e {
+                Ok(e) => engine.handle_sweep_edges(e),
+                Err(_) => sweeps = never(),
+            },
             recv(inputs.doorbell) -> _ => {},
             recv(polls) -> job => {
                 if let Ok(job) = job {
@@ -137,7 +171,7 @@ pub fn run(
             default(timeout) => {}
         }
         engine.handle_timeout(Instant::now());
-        flush(&mut engine, &link, &profile, &stats);
+        flush(&mut engine, &out);
         if let Some(t) = stopping
             && (engine.is_settled() || Instant::now() >= t + SHUTDOWN_GRACE)
         {
