@@ -106,6 +106,25 @@ fn foreign_origins_reach_no_channel_and_no_rest_route() {
         None,
     );
     assert_eq!(r.status, 200, "scripts send no Origin");
+    // a refused page asks why: the reason names the flag; an allowed page is told so
+    let ask = |origin: &str| {
+        http(
+            a,
+            "POST",
+            "/api/v1/origin-check",
+            &[("Origin", origin), ("Authorization", "Bearer tok")],
+            None,
+        )
+    };
+    let r = ask("http://evil.example");
+    let body = String::from_utf8_lossy(&r.body).to_string();
+    assert_forbidden(r.status, &body, "origin-check");
+    assert!(body.contains("--allowed-"), "{body}");
+    let r = ask("https://dash.example:9000");
+    assert_eq!(
+        (r.status, r.json()["origin"].clone()),
+        (200, "allowed".into())
+    );
     srv.shutdown();
 }
 

@@ -140,6 +140,12 @@ pub static ROUTES: &[Route] = &[
         Ok(body) => routes::power(c.app, &body),
         Err(reply) => reply,
     }),
+    // a page whose WebSocket was refused asks why: the front door answers a refused
+    // Origin with its 403 and reason before any route; an allowed page gets this
+    Route::at("/api/v1/origin-check").post(|c| match c.body(false) {
+        Ok(_) => response::json(200, &serde_json::json!({"origin": "allowed"})),
+        Err(reply) => reply,
+    }),
     Route::at("/api/v1/dx/spots").get(station_get),
     Route::at("/api/v1/dx/status").get(station_get),
     Route::at("/api/v1/bridge")
