@@ -11,16 +11,7 @@ use std::time::Duration;
 use common::wait_for;
 use common::web::*;
 use rigweb::sim::rig::{Knob, PanelAction, Switch};
-use serde_json::{Value, json};
-
-fn ok(r: &Value) -> &Value {
-    assert_eq!(r["ok"], true, "{r}");
-    &r["result"]
-}
-
-fn state(addr: std::net::SocketAddr) -> Value {
-    get(addr, "/api/v1/state").json()
-}
+use serde_json::json;
 
 #[test]
 fn the_manual_notch_reaches_the_radio_the_state_and_the_events() {

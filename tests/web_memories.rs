@@ -10,16 +10,7 @@ use std::time::Duration;
 use common::wait_for;
 use common::web::*;
 use rigweb::sim::faults::FaultConfig;
-use serde_json::{Value, json};
-
-fn ok(r: &Value) -> &Value {
-    assert_eq!(r["ok"], true, "{r}");
-    &r["result"]
-}
-
-fn state(addr: std::net::SocketAddr) -> Value {
-    get(addr, "/api/v1/state").json()
-}
+use serde_json::json;
 
 both_ways!(memories_are_listed_stored_and_recalled);
 fn memories_are_listed_stored_and_recalled() {

@@ -17,15 +17,6 @@ use rigweb::sim::rig::RigSnapshot;
 use rigweb::sim::server::SimHandle;
 use serde_json::{Value, json};
 
-fn ok(r: &Value) -> &Value {
-    assert_eq!(r["ok"], true, "{r}");
-    &r["result"]
-}
-
-fn state(addr: std::net::SocketAddr) -> Value {
-    get(addr, "/api/v1/state").json()
-}
-
 /// `(label, group)` of command `name` in the catalogue of the server at `addr`.
 fn shown(addr: std::net::SocketAddr, name: &str) -> Option<(String, String)> {
     let cat = get(addr, "/api/v1/commands").json();

@@ -13,11 +13,6 @@ use rigweb::app::Tuning;
 use rigweb::sim::RigSnapshot;
 use serde_json::{Value, json};
 
-fn ok(r: &Value) -> &Value {
-    assert_eq!(r["ok"], true, "{r}");
-    &r["result"]
-}
-
 fn mode_name(code: u8) -> &'static str {
     rigweb::wire::civ::Mode::from_code(code).unwrap().name()
 }

@@ -554,3 +554,14 @@ pub fn quick_reconnect() -> Tuning {
         ..Tuning::default()
     }
 }
+
+/// The `result` of a command's response, which must be `ok`.
+pub fn ok(r: &Value) -> &Value {
+    assert_eq!(r["ok"], true, "{r}");
+    &r["result"]
+}
+
+/// `GET /api/v1/state` of the server at `addr`.
+pub fn state(addr: SocketAddr) -> Value {
+    get(addr, "/api/v1/state").json()
+}
