@@ -18,11 +18,10 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::net::{SocketAddr, TcpListener};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use support::{SimProcess, arg, status_kb};
+use support::{ServerProcess, SimProcess, arg, server_bin, status_kb};
 
 const MIB: u64 = 1024;
 const IDLE_RSS_KB: u64 = 8 * MIB;
@@ -34,66 +33,17 @@ fn verdict(ok: bool) -> &'static str {
     if ok { "within budget" } else { "OVER BUDGET" }
 }
 
-fn server_bin() -> String {
-    std::env::var("RIGWEB_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_rigweb").into())
-}
-
-/// The server as a child process against `sim`, once `/readyz` answers 200.
-fn start_server(sim: &SimProcess) -> (Child, SocketAddr) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let mut child = Command::new(server_bin())
-        .args([
-            "--radio",
-            "127.0.0.1",
-            "--radio-port",
-            &sim.port.to_string(),
-        ])
-        .args(["--radio-user", "bench", "--profile", "ic7610"])
-        .args(["--listen", &addr.to_string(), "--log-level", "warn"])
-        .env("RIGWEB_RADIO_PASSWORD", "bench")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("start rigweb");
-    let end = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < end {
-        if ready(addr) {
-            return (child, addr);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("the server did not get ready");
-}
-
-fn ready(addr: SocketAddr) -> bool {
-    use std::io::{Read, Write};
-    let Ok(mut s) = std::net::TcpStream::connect(addr) else {
-        return false;
-    };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-    let _ = s.write_all(b"GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    let mut buf = [0u8; 12];
-    s.read_exact(&mut buf).is_ok() && buf.starts_with(b"HTTP/1.1 200")
-}
-
 fn idle(secs: u64) {
     let sim = SimProcess::start("ic7610", &[]);
-    let (mut server, _) = start_server(&sim);
+    let server = ServerProcess::start(&sim);
     std::thread::sleep(Duration::from_secs(secs));
-    let pid = server.id().to_string();
+    let pid = server.pid();
     let (rss, hwm) = (status_kb(&pid, "VmRSS"), status_kb(&pid, "VmHWM"));
     println!(
         "idle (link up, no client, {secs} s)        RSS {rss} kB (peak {hwm} kB); budget {IDLE_RSS_KB} kB: {}",
         verdict(hwm < IDLE_RSS_KB)
     );
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
 }
 
 /// Runs the streams bench's station load with `bin` and returns its figure line.

@@ -29,9 +29,7 @@ mod opus;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
@@ -42,75 +40,6 @@ use rigweb::config::ServeConfig;
 use serde_json::json;
 use support::*;
 use tungstenite::{Message, WebSocket};
-
-fn free_tcp_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The server as a child process against the simulator child `sim`.
-struct ServerProcess {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ServerProcess {
-    fn start(sim: &SimProcess) -> ServerProcess {
-        let port = free_tcp_port();
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let bin = std::env::var("RIGWEB_BENCH_BIN")
-            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_rigweb").to_string());
-        let child = Command::new(bin)
-            .args([
-                "--radio",
-                "127.0.0.1",
-                "--radio-port",
-                &sim.port.to_string(),
-            ])
-            .args(["--radio-user", "bench", "--profile", "ic7610"])
-            .args(["--listen", &addr.to_string(), "--log-level", "warn"])
-            .env("RIGWEB_RADIO_PASSWORD", "bench")
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("start rigweb");
-        let s = ServerProcess { child, addr };
-        let end = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < end {
-            if s.ready() {
-                return s;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        panic!("the server did not get ready");
-    }
-
-    fn ready(&self) -> bool {
-        let Ok(mut t) = TcpStream::connect(self.addr) else {
-            return false;
-        };
-        let _ = t.write_all(b"GET /readyz HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n");
-        let mut s = String::new();
-        let _ = t.read_to_string(&mut s);
-        s.starts_with("HTTP/1.1 200")
-    }
-
-    fn pid(&self) -> String {
-        self.child.id().to_string()
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        // SAFETY: sending SIGTERM to our own child.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGTERM);
-        }
-        let _ = self.child.wait();
-    }
-}
 
 fn ws(addr: SocketAddr, path: &str) -> WebSocket<TcpStream> {
     let s = TcpStream::connect(addr).unwrap();

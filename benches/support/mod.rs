@@ -1,9 +1,11 @@
 //! Measuring helpers for the benchmark binaries: percentiles, CPU time and memory of
-//! this process or a child, free ports, a simulator child process.
+//! this process or a child, free ports, a simulator child process and a server child
+//! process against it.
 
 #![allow(dead_code)]
 
-use std::net::UdpSocket;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -190,4 +192,78 @@ pub fn thread_use(pid: &str) -> std::collections::BTreeMap<String, ThreadUse> {
         e.wakeups += wakeups;
     }
     out
+}
+
+/// The server binary the benches measure: the host build, or `RIGWEB_BENCH_BIN`.
+pub fn server_bin() -> String {
+    std::env::var("RIGWEB_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_rigweb").into())
+}
+
+/// The server ([`server_bin`]) as a child process against the simulator child `sim`,
+/// stopped with SIGTERM when dropped.
+pub struct ServerProcess {
+    /// The child.
+    pub child: Child,
+    /// Where it serves HTTP.
+    pub addr: SocketAddr,
+}
+
+impl ServerProcess {
+    /// Starts the server and waits (at most 30 s) until `/readyz` answers 200.
+    pub fn start(sim: &SimProcess) -> ServerProcess {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let child = Command::new(server_bin())
+            .args([
+                "--radio",
+                "127.0.0.1",
+                "--radio-port",
+                &sim.port.to_string(),
+            ])
+            .args(["--radio-user", "bench", "--profile", "ic7610"])
+            .args(["--listen", &addr.to_string(), "--log-level", "warn"])
+            .env("RIGWEB_RADIO_PASSWORD", "bench")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start rigweb");
+        let s = ServerProcess { child, addr };
+        let end = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < end {
+            if s.ready() {
+                return s;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the server did not get ready");
+    }
+
+    /// True once `/readyz` answers 200.
+    pub fn ready(&self) -> bool {
+        let Ok(mut t) = TcpStream::connect(self.addr) else {
+            return false;
+        };
+        let _ = t.set_read_timeout(Some(Duration::from_secs(2)));
+        let _ = t.write_all(b"GET /readyz HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n");
+        let mut buf = [0u8; 12];
+        t.read_exact(&mut buf).is_ok() && buf.starts_with(b"HTTP/1.1 200")
+    }
+
+    /// The child's pid as a string.
+    pub fn pid(&self) -> String {
+        self.child.id().to_string()
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        // SAFETY: sending SIGTERM to our own child.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        let _ = self.child.wait();
+    }
 }
