@@ -10,8 +10,9 @@
 //!   qemu-user is installed): a figure relative to the host's, not a Pi's.
 //!
 //! `cargo bench --bench budget -- [--seconds S]` (default 10 s per load window).
-//! The server measured is the host build of this bench, or `RIGWEB_BENCH_BIN`. The
-//! station load runs `cargo bench --bench streams -- --only "station load"` with the
+//! The server measured is the release build that ships (`cargo build --release`, run
+//! by this bench first: the bench profile's binary is larger and maps more code), or
+//! `RIGWEB_BENCH_BIN`. The station load runs `cargo bench --bench streams -- --only "station load"` with the
 //! same binary and reads its figure line. Build the ARM binaries first for their sizes:
 //! `cargo zigbuild --release --target aarch64-unknown-linux-gnu.2.31` (README.md).
 
@@ -21,7 +22,7 @@ mod support;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use support::{ServerProcess, SimProcess, arg, server_bin, status_kb};
+use support::{ServerProcess, SimProcess, arg, status_kb};
 
 const MIB: u64 = 1024;
 const IDLE_RSS_KB: u64 = 8 * MIB;
@@ -33,17 +34,32 @@ fn verdict(ok: bool) -> &'static str {
     if ok { "within budget" } else { "OVER BUDGET" }
 }
 
-fn idle(secs: u64) {
+fn idle(bin: &str, secs: u64) {
     let sim = SimProcess::start("ic7610", &[]);
-    let server = ServerProcess::start(&sim);
+    let server = ServerProcess::start_bin(&sim, bin);
     std::thread::sleep(Duration::from_secs(secs));
     let pid = server.pid();
     let (rss, hwm) = (status_kb(&pid, "VmRSS"), status_kb(&pid, "VmHWM"));
+    let (anon, file) = (status_kb(&pid, "RssAnon"), status_kb(&pid, "RssFile"));
     println!(
-        "idle (link up, no client, {secs} s)        RSS {rss} kB (peak {hwm} kB); budget {IDLE_RSS_KB} kB: {}",
+        "idle (link up, no client, {secs} s)        RSS {rss} kB (peak {hwm} kB; heap and stacks {anon} kB, mapped code and data {file} kB); budget {IDLE_RSS_KB} kB: {}",
         verdict(hwm < IDLE_RSS_KB)
     );
     drop(server);
+}
+
+/// The binary measured: `RIGWEB_BENCH_BIN`, else the release build (built here).
+fn measured_bin() -> String {
+    if let Ok(bin) = std::env::var("RIGWEB_BENCH_BIN") {
+        return bin;
+    }
+    let built = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--bin", "rigweb"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(built, "cargo build --release failed");
+    format!("{}/target/release/rigweb", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs the streams bench's station load with `bin` and returns its figure line.
@@ -105,12 +121,13 @@ fn sizes() {
 
 fn main() {
     let secs = arg("--seconds", 10);
-    println!("== budget (server: {}) ==", server_bin());
+    let bin = measured_bin();
+    println!("== budget (server: {bin}) ==");
     sizes();
-    idle(secs);
+    idle(&bin, secs);
     report_load(
         "station load (host)",
-        station_load(&server_bin(), secs),
+        station_load(&bin, secs),
         Some(LOAD_RSS_KB),
     );
     let arm = format!(

@@ -211,13 +211,19 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts the server and waits (at most 30 s) until `/readyz` answers 200.
     pub fn start(sim: &SimProcess) -> ServerProcess {
+        ServerProcess::start_bin(sim, &server_bin())
+    }
+
+    /// [`ServerProcess::start`] with the server binary at `bin`.
+    #[allow(dead_code)] // not every bench measures another binary
+    pub fn start_bin(sim: &SimProcess, bin: &str) -> ServerProcess {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let child = Command::new(server_bin())
+        let child = Command::new(bin)
             .args([
                 "--radio",
                 "127.0.0.1",

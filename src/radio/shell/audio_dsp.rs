@@ -202,7 +202,9 @@ pub(super) struct Dsp {
     out: DspOutputs,
     pipeline: Option<Pipeline>,
     encoders: [Option<OpusEncoder>; 2],
-    fft: AudioFft,
+    /// The audio-FFT analyser, made when the audio-FFT scope first has a viewer (its
+    /// plan and tables cost memory a radio with its own scope never needs).
+    fft: Option<AudioFft>,
     fft_seq: u16,
     sweeps: Vec<Vec<f32>>,
     last_edges: Option<(u64, u64)>,
@@ -217,7 +219,7 @@ impl Dsp {
             out,
             pipeline: None,
             encoders: [None, None],
-            fft: AudioFft::new(),
+            fft: None,
             fft_seq: 0,
             sweeps: Vec::new(),
             last_edges: None,
@@ -250,7 +252,9 @@ impl Dsp {
     /// Starts the stream over (after a pause or a format change).
     pub(super) fn restart(&mut self) {
         self.pipeline = None;
-        self.fft.reset();
+        if let Some(fft) = &mut self.fft {
+            fft.reset();
+        }
         self.last_edges = None;
     }
 
@@ -371,7 +375,9 @@ impl Dsp {
                 &converted
             };
             self.sweeps.clear();
-            self.fft.push(main, &mut self.sweeps);
+            self.fft
+                .get_or_insert_with(AudioFft::new)
+                .push(main, &mut self.sweeps);
             DspCounters::add(&self.out.counters.fft_sweeps, self.sweeps.len() as u64);
             let sweeps = std::mem::take(&mut self.sweeps);
             for s in &sweeps {
