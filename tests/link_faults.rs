@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use rigweb::lan::link::LinkState;
+use rigweb::lan::session::recovery::{LanPort, Recovery};
 use rigweb::radio::command::{Command, Target};
 use rigweb::radio::error::ErrorCode;
 use rigweb::radio::table::settings::SettingId;
@@ -60,6 +61,17 @@ fn every_command_succeeds_at_ten_percent_loss() {
         "{stats:?}"
     );
     assert!(stats.resent > 0, "retransmissions happened: {stats:?}");
+    // the link's own recovery counts (GET /metrics): it asked for the radio's lost
+    // packets and resent its own that the radio asked for
+    let link = radio.link_status();
+    let total = |f: fn(&Recovery) -> u64| link.recovery.iter().map(f).sum::<u64>();
+    assert!(total(|r| r.requests_sent) > 0, "{:?}", link.recovery);
+    assert!(total(|r| r.resent) > 0, "{:?}", link.recovery);
+    assert!(
+        link.recovery[LanPort::Civ.index()].requests_sent > 0,
+        "{:?}",
+        link.recovery
+    );
     radio.shutdown();
 }
 

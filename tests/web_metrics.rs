@@ -41,6 +41,9 @@ fn metrics_follow_clients_commands_and_transmissions() {
         "rigweb_commands_total",
         "rigweb_civ_retransmits_total",
         "rigweb_radio_link_state",
+        "rigweb_radio_packets_resent_total",
+        "rigweb_radio_retransmit_requests_total",
+        "rigweb_radio_packets_lost_total",
         "rigweb_tx_seconds_total",
     ] {
         assert!(
@@ -49,6 +52,11 @@ fn metrics_follow_clients_commands_and_transmissions() {
         );
     }
     assert_eq!(sample(&page, "rigweb_ws_clients{channel=\"control\"}"), 0.0);
+    // a clean loopback link: every port is listed, nothing needed recovering
+    for port in ["control", "civ", "audio"] {
+        let series = format!("rigweb_radio_packets_lost_total{{port=\"{port}\"}}");
+        assert_eq!(sample(&page, &series), 0.0, "{series}");
+    }
 
     let mut ws = Ws::control(a);
     let ok_before = sample(&metrics(a), "rigweb_commands_total{result=\"ok\"}");

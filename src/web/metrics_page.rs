@@ -10,6 +10,7 @@ use super::context::AppCtx;
 use super::response::{Reply, make_header};
 use super::ws::registry::WsRoute;
 use crate::lan::link::LinkState;
+use crate::lan::session::recovery::{LanPort, Recovery};
 use crate::metrics::{MetricKind, MetricsText};
 
 /// The link states a gauge is kept for (one is 1, the others 0).
@@ -132,6 +133,34 @@ pub fn render(app: &AppCtx) -> String {
         "Datagrams from the radio dropped as malformed or foreign.",
         link.malformed as f64,
     );
+    type Count = fn(&Recovery) -> u64;
+    let recovery: [(&str, &str, Count); 3] = [
+        (
+            "rigweb_radio_packets_resent_total",
+            "Packets sent to the radio again because it asked (it missed them), per LAN port.",
+            |r| r.resent,
+        ),
+        (
+            "rigweb_radio_retransmit_requests_total",
+            "Retransmit requests sent for the radio's packets that did not arrive, per LAN port.",
+            |r| r.requests_sent,
+        ),
+        (
+            "rigweb_radio_packets_lost_total",
+            "The radio's packets given up after the last retransmit request, per LAN port.",
+            |r| r.abandoned,
+        ),
+    ];
+    for (name, help, count) in recovery {
+        m.family(name, Counter, help);
+        for port in LanPort::ALL {
+            m.sample(
+                name,
+                &[("port", port.as_str())],
+                count(&link.recovery[port.index()]) as f64,
+            );
+        }
+    }
 
     m.single(
         "rigweb_tx_seconds_total",

@@ -10,6 +10,7 @@ use crossbeam_channel::Sender;
 use super::audio_client::AudioBlock;
 use super::civ_client::CivClientConfig;
 use super::control::{ControlConfig, ControlEvent};
+use super::recovery::Recovery;
 use crate::wire::civ::Frame;
 
 /// What the port threads tell the supervisor.
@@ -141,6 +142,8 @@ pub struct LinkStatus {
     pub connects: u64,
     /// Datagrams dropped as malformed or foreign, all ports.
     pub malformed: u64,
+    /// Packet recovery per port (indexed by [`LanPort::index`](super::recovery::LanPort::index)), all sessions.
+    pub recovery: [Recovery; 3],
 }
 
 /// Takes a stream the radio sends, on the port thread that received it (no hand-over

@@ -9,5 +9,6 @@ pub mod discovery;
 pub mod link_policy;
 pub mod link_state;
 pub mod port;
+pub mod recovery;
 pub mod rx_window;
 pub mod stream;

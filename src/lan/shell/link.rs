@@ -63,6 +63,7 @@ impl RadioLink {
                 last_error: None,
                 connects: 0,
                 malformed: 0,
+                recovery: Default::default(),
             }),
         });
         let (ctl_tx, ctl_rx) = crossbeam_channel::unbounded();
@@ -79,6 +80,7 @@ impl RadioLink {
             audio_sock,
             cfg.control.discovery.clone(),
             sinks.clone(),
+            shared.clone(),
             report,
         )?;
         let ports = (civ.port, audio.port);

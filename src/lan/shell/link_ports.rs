@@ -17,6 +17,7 @@ use crate::lan::session::audio_client::{AudioClient, AudioEvent};
 use crate::lan::session::civ_client::{CivClient, CivClientConfig, CivEvent};
 use crate::lan::session::discovery::DiscoveryConfig;
 use crate::lan::session::link_state::{LinkSinks, PortReport};
+use crate::lan::session::recovery::{LanPort, RecoveryTally};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::{self, WakeReceiver, Waker};
 use crate::wire::civ::{Frame, cmd};
@@ -202,6 +203,7 @@ struct CivRole {
     shared: Arc<LinkShared>,
     to_sup: Report,
     reported_malformed: u64,
+    recovery: RecoveryTally,
 }
 
 /// Starts the CI-V thread on `sock`.
@@ -222,6 +224,7 @@ pub(super) fn spawn_civ_thread(
         shared,
         to_sup,
         reported_malformed: 0,
+        recovery: RecoveryTally::default(),
     };
     spawn(sock, role)
 }
@@ -298,6 +301,8 @@ impl PortRole for CivRole {
                 }
             }
         }
+        self.shared
+            .tally_recovery(LanPort::Civ, &mut self.recovery, c.stream_stats().as_ref());
         let malformed = c.malformed();
         if malformed != self.reported_malformed {
             report(
@@ -333,7 +338,9 @@ struct AudioRole {
     client: Option<AudioClient>,
     radio: Option<SocketAddr>,
     sinks: LinkSinks,
+    shared: Arc<LinkShared>,
     to_sup: Report,
+    recovery: RecoveryTally,
 }
 
 /// Starts the audio thread on `sock`.
@@ -341,6 +348,7 @@ pub(super) fn spawn_audio_thread(
     sock: UdpSocket,
     discovery: DiscoveryConfig,
     sinks: LinkSinks,
+    shared: Arc<LinkShared>,
     to_sup: Report,
 ) -> io::Result<PortThread<AudioCmd>> {
     let my_id = id_for_port(sock.local_addr()?.port());
@@ -350,7 +358,9 @@ pub(super) fn spawn_audio_thread(
         client: None,
         radio: None,
         sinks,
+        shared,
         to_sup,
+        recovery: RecoveryTally::default(),
     };
     spawn(sock, role)
 }
@@ -421,6 +431,11 @@ impl PortRole for AudioRole {
         if !blocks.is_empty() {
             self.sinks.audio.deliver(blocks);
         }
+        self.shared.tally_recovery(
+            LanPort::Audio,
+            &mut self.recovery,
+            c.stream_stats().as_ref(),
+        );
     }
 
     fn poll_timeout(&self) -> Option<Instant> {

@@ -8,6 +8,8 @@ use crossbeam_channel::Receiver;
 use parking_lot::Mutex;
 
 use crate::lan::session::link_state::{LinkStatus, PortReport};
+use crate::lan::session::recovery::{LanPort, RecoveryTally};
+use crate::lan::session::stream::StreamStats;
 
 /// Commands to the supervisor (control thread).
 #[derive(Debug)]
@@ -36,6 +38,19 @@ impl LinkShared {
     pub fn touch_civ(&self, now: Instant) {
         let ms = now.saturating_duration_since(self.epoch).as_millis() as u64;
         self.civ_last_rx_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Adds what `port`'s packet recovery grew by since `tally` last looked (the status
+    /// lock is taken only when something grew).
+    pub fn tally_recovery(
+        &self,
+        port: LanPort,
+        tally: &mut RecoveryTally,
+        now: Option<&StreamStats>,
+    ) {
+        if let Some(grown) = tally.growth(now) {
+            self.status.lock().recovery[port.index()].add(grown);
+        }
     }
 }
 

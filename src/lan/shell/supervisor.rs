@@ -16,6 +16,7 @@ use super::link_shared::{CtlCmd, LinkShared, drain, id_for_port};
 use crate::lan::session::control::{ControlClient, ControlEvent};
 use crate::lan::session::link_policy::{Action, Input, LinkPolicy, PolicyTiming};
 use crate::lan::session::link_state::{LinkConfig, LinkEvent, LinkState, PortReport, forward};
+use crate::lan::session::recovery::{LanPort, RecoveryTally};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::WakeReceiver;
 
@@ -34,6 +35,8 @@ pub(super) struct Supervisor {
     policy: LinkPolicy,
     session: Option<ControlClient>,
     ctrl_malformed: u64,
+    /// The control session's packet recovery, as last added to the status.
+    ctrl_recovery: RecoveryTally,
     nonce: u64,
 }
 
@@ -77,6 +80,7 @@ impl Supervisor {
             policy,
             session: None,
             ctrl_malformed: 0,
+            ctrl_recovery: RecoveryTally::default(),
             nonce,
         })
     }
@@ -273,6 +277,11 @@ impl Supervisor {
             return;
         };
         s.poll(now, out);
+        self.shared.tally_recovery(
+            LanPort::Control,
+            &mut self.ctrl_recovery,
+            s.stream_stats().as_ref(),
+        );
         let malformed = s.malformed();
         if malformed != self.ctrl_malformed {
             self.shared.status.lock().malformed += malformed.saturating_sub(self.ctrl_malformed);
