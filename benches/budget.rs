@@ -59,7 +59,13 @@ fn measured_bin() -> String {
         .status()
         .is_ok_and(|s| s.success());
     assert!(built, "cargo build --release failed");
-    format!("{}/target/release/rigweb", env!("CARGO_MANIFEST_DIR"))
+    // a copy: the bench profile builds into target/release too, and the streams bench
+    // this one runs would replace the binary under measurement
+    let root = env!("CARGO_MANIFEST_DIR");
+    let copy = format!("{root}/target/budget/rigweb");
+    std::fs::create_dir_all(format!("{root}/target/budget")).unwrap();
+    std::fs::copy(format!("{root}/target/release/rigweb"), &copy).unwrap();
+    copy
 }
 
 /// Runs the streams bench's station load with `bin` and returns its figure line.
