@@ -6,7 +6,8 @@
 use std::time::SystemTime;
 
 use rigweb::profile::ProfileRegistry;
-use rigweb::radio::command_table::{COMMANDS, parse};
+use rigweb::radio::state::Selected;
+use rigweb::radio::table::{COMMANDS, parse};
 use rigweb::radio::service::initial_content;
 use rigweb::wire::civ::{Frame, freq_to_bcd};
 use serde_json::{Value, json};
@@ -524,9 +525,9 @@ pub fn json_diff() -> Vec<(&'static str, Vec<u8>)> {
     let p = reg.get("ic7610").expect("profile");
     let mut c = initial_content(&p);
     let old = Value::Object(c.to_json(1, SystemTime::UNIX_EPOCH));
-    c.radio.main.freq_hz = 7_074_000;
+    c.radio.main.freq_hz = Some(7_074_000);
     c.radio.sub = None;
-    c.radio.active = "SUB".into();
+    c.radio.active = Some(Selected::Sub);
     c.detail.message = Some("x".into());
     let new = Value::Object(c.to_json(2, SystemTime::UNIX_EPOCH));
     let pair = |a: &Value, b: &Value| {
