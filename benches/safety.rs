@@ -21,7 +21,7 @@ use rigweb::config::ServeConfig;
 use rigweb::radio::answer::Answer;
 use rigweb::radio::command::Command;
 use rigweb::radio::events::RadioEvent;
-use rigweb::radio::state::{StateChange, StateSink};
+use rigweb::radio::state_store::{StateChange, StateSink};
 use rigweb::sim::faults::FaultConfig;
 use support::*;
 

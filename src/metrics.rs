@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 
 use crate::radio::events::RadioEvent;
-use crate::radio::state::{StateChange, StateSink};
+use crate::radio::state_store::{StateChange, StateSink};
 
 /// The kind of a metric family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

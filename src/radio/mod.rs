@@ -23,6 +23,8 @@ pub mod state;
 pub mod table;
 
 pub use engine::{request, scope, tx_audio};
-pub use shell::{audio_dsp, audio_pump, audio_rx, executor, meter_pump, scope_pump, service};
+pub use shell::{
+    audio_dsp, audio_pump, audio_rx, executor, meter_pump, scope_pump, service, state_store,
+};
 pub use state::{apply, events};
 pub use table::{answer, command, error};

@@ -30,7 +30,7 @@ use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::engine::scope::SweepEdges;
 use crate::radio::shell::audio_pump::PcmBlock;
 use crate::radio::shell::scope_pump::ScopeOut;
-use crate::radio::state::StateStore;
+use crate::radio::shell::state_store::StateStore;
 use crate::wire::civ;
 use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 

@@ -20,7 +20,7 @@ use crate::profile::Profile;
 use crate::radio::engine::scope::SweepEdges;
 use crate::radio::engine::{Engine, EngineEvent, EngineStats};
 use crate::radio::shell::dispatch_shared::SharedQueue;
-use crate::radio::state::StateStore;
+use crate::radio::shell::state_store::StateStore;
 use crate::radio::state::events::RadioEvent;
 use crate::wire::civ::Frame;
 

@@ -12,3 +12,4 @@ pub mod executor;
 pub mod meter_pump;
 pub mod scope_pump;
 pub mod service;
+pub mod state_store;

@@ -17,7 +17,7 @@ use crate::lan::link::Sink;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::engine::scope::{ScopeAssembler, SweepEdges, to_web_scale};
 use crate::radio::shell::dispatch_shared::SharedQueue;
-use crate::radio::state::StateStore;
+use crate::radio::shell::state_store::StateStore;
 use crate::radio::table::command::Command;
 use crate::wire::civ::Frame;
 use crate::wire::web::ScopeFrame;

@@ -28,7 +28,8 @@ use crate::radio::shell::executor::{
     ExecutorStats, Watchers,
 };
 use crate::radio::shell::scope_pump::{self, ScopeOut, SweepPublisher};
-use crate::radio::state::{StateContent, StateStore};
+use crate::radio::shell::state_store::StateStore;
+use crate::radio::state::StateContent;
 use crate::radio::table::command::{Command, RateClass};
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::wire::web::AudioCodec;

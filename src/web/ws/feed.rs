@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 use super::conn::ClientHandle;
 use super::messages;
 use crate::hub::Subscriber;
-use crate::radio::state::{Snapshot, StateChange, StateSink};
+use crate::radio::state_store::{Snapshot, StateChange, StateSink};
 use crate::station::dx::buffer::Spot;
 
 /// See the module docs.

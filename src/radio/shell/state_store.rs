@@ -11,9 +11,8 @@ use std::time::SystemTime;
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use crate::radio::state::content::{StateContent, WsClients};
 use crate::radio::state::events::RadioEvent;
-use crate::radio::state::tracked::StateUpdate;
+use crate::radio::state::{StateContent, StateUpdate, WsClients};
 use crate::util::json_diff;
 use crate::util::time::iso8601;
 
