@@ -1,7 +1,7 @@
 //! The stream channels over loopback: /api/v1/scope and /api/v1/meters against the
 //! built-in simulator (layouts byte-exact, rates within ±20 %, wrapping sequences, bad
-//! input, meters following PTT, and a stalled client that neither slows the others nor
-//! makes the server grow).
+//! input, meters following PTT, a stalled client that neither slows the others nor
+//! makes the server grow, and the radio's scope output following the viewers).
 
 #[macro_use]
 mod common;
@@ -442,5 +442,37 @@ fn main_and_sub_s_meters_are_each_receivers_own_reading() {
     assert!(n((Some(0), 0x02)) >= 10, "{reads:?}");
     assert!(n((Some(1), 0x02)) >= 10, "{reads:?}");
     assert_eq!(n((None, 0x02)), 0, "{reads:?}");
+    srv.shutdown();
+}
+
+#[test]
+fn the_radio_sends_wave_data_only_while_somebody_watches() {
+    let srv = server("ic7610");
+    let a = srv.addr();
+    let sim = srv.sim.as_ref().unwrap();
+    let output = || sim.snapshot().unwrap().scope.output;
+    assert!(
+        common::wait_for(T, || !output()),
+        "off while nobody watches"
+    );
+    let first = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    assert!(common::wait_for(T, output), "on with the first viewer");
+    drop(first);
+    // a viewer back within the 2 s grace keeps it on (a page reload)
+    std::thread::sleep(Duration::from_millis(500));
+    let mut again = Ws::connect(a, "/api/v1/scope", &[]).unwrap();
+    assert!(!again.binaries_for(Duration::from_millis(2_500)).is_empty());
+    assert!(output(), "still on 3 s after the first viewer left");
+    drop(again);
+    let left = std::time::Instant::now();
+    assert!(
+        common::wait_for(T, || !output()),
+        "off after the last viewer left"
+    );
+    assert!(
+        left.elapsed() >= Duration::from_millis(1_800),
+        "not before the grace: {:?}",
+        left.elapsed()
+    );
     srv.shutdown();
 }

@@ -42,6 +42,7 @@ mod vfo;
 
 pub mod request;
 pub mod scope;
+pub mod scope_output;
 pub mod tx_audio;
 
 #[cfg(test)]

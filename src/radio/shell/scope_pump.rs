@@ -4,10 +4,10 @@
 //! numbers them per receiver, encodes the binary scope frame once, keeps the state's
 //! scope edges current and hands the frame to every subscriber. The `scope-output`
 //! thread ([`run`]) asks the radio for wave data only while somebody listens (off again
-//! 2 s after the last one leaves).
+//! 2 s after the last one leaves: the policy is the pure [`ScopeOutputSwitch`]).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Mutex, RwLock};
@@ -16,6 +16,7 @@ use crate::hub::Fanout;
 use crate::lan::link::Sink;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::engine::scope::{ScopeAssembler, SweepEdges, to_web_scale};
+use crate::radio::engine::scope_output::ScopeOutputSwitch;
 use crate::radio::shell::dispatch_shared::SharedQueue;
 use crate::radio::shell::state_store::StateStore;
 use crate::radio::table::command::Command;
@@ -34,9 +35,6 @@ pub struct ScopeOut {
     /// and pacing start there.
     pub at: Instant,
 }
-
-/// How long the radio keeps sending after the last subscriber left.
-const OFF_GRACE: Duration = Duration::from_secs(2);
 
 /// Sweeps in assembly and the numbering of the published ones.
 #[derive(Default)]
@@ -116,44 +114,36 @@ impl Sink<(Frame, Instant)> for SweepPublisher {
     }
 }
 
-/// Runs the `scope-output` thread until `stop` closes: the radio's scope output is on
-/// while the scope fan-out has subscribers (`count_changed`, from [`count_channel`];
-/// hardware scopes only: the audio DSP serves the viewers of an audio-FFT scope), off
-/// [`OFF_GRACE`] after the last one left.
+/// Runs the `scope-output` thread until `stop` closes: the shell of the
+/// [`ScopeOutputSwitch`], fed the scope fan-out's subscriber counts (`count_changed`,
+/// from [`count_channel`]; hardware scopes only: the audio DSP serves the viewers of an
+/// audio-FFT scope) and its timer.
 pub fn run(
     profile: Arc<RwLock<Arc<Profile>>>,
     jobs: Arc<SharedQueue>,
     count_changed: Receiver<usize>,
     stop: Receiver<()>,
 ) {
-    let mut output_on = false;
-    let mut off_at: Option<Instant> = None;
+    let mut switch = ScopeOutputSwitch::default();
     loop {
-        let timeout = off_at.map_or_else(crossbeam_channel::never, crossbeam_channel::at);
-        crossbeam_channel::select! {
+        let timeout = switch
+            .poll_timeout()
+            .map_or_else(crossbeam_channel::never, crossbeam_channel::at);
+        let ask = crossbeam_channel::select! {
             recv(count_changed) -> n => match n {
                 Ok(n) => {
                     // the latest count is what matters
                     let n = count_changed.try_iter().last().unwrap_or(n);
                     let hardware = profile.read().scope.source == ScopeSourceKind::Hardware;
-                    if n > 0 {
-                        off_at = None;
-                        if hardware && !output_on {
-                            output_on = true;
-                            submit(&jobs, true);
-                        }
-                    } else if output_on {
-                        off_at = Some(Instant::now() + OFF_GRACE);
-                    }
+                    switch.subscribers(n, hardware, Instant::now())
                 }
                 Err(_) => return,
             },
-            recv(timeout) -> _ => {
-                off_at = None;
-                output_on = false;
-                submit(&jobs, false);
-            }
+            recv(timeout) -> _ => switch.handle_timeout(Instant::now()),
             recv(stop) -> _ => return,
+        };
+        if let Some(on) = ask {
+            submit(&jobs, on);
         }
     }
 }
