@@ -9,7 +9,8 @@
 //! (default 10 s per scenario, 1 run; `--only` keeps the parts and fan-out scenarios
 //! whose name contains WORD, e.g. `--only all` for the full load alone, `--only station`
 //! for the station load; `--threads` prints the server's CPU and wake-ups per thread
-//! group, and with `--runs` their medians for the station load). `RIGWEB_BENCH_BIN=<path>` measures
+//! group and its split between user space and the kernel, and with `--runs` their
+//! medians for the station load). `RIGWEB_BENCH_BIN=<path>` measures
 //! another server binary (an older build, for before/after figures).
 //!
 //! CPU and memory: each fan-out scenario starts a fresh server (`rigweb --radio ...`)
@@ -126,6 +127,8 @@ struct Figures {
     cpu_pct: f64,
     /// The sum of the threads' wake-ups per second.
     wakeups: f64,
+    /// The process's CPU % of one core in user space and in the kernel (10 ms ticks).
+    user_kernel: (f64, f64),
 }
 
 fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
@@ -175,9 +178,9 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
         .iter()
         .map(|(_, r)| r.frames.load(Ordering::Relaxed))
         .collect();
-    let (threads0, t0) = (thread_use(pid), Instant::now());
+    let (threads0, split0, t0) = (thread_use(pid), user_kernel(pid), Instant::now());
     std::thread::sleep(Duration::from_secs(secs));
-    let (threads1, wall) = (thread_use(pid), t0.elapsed());
+    let (threads1, split1, wall) = (thread_use(pid), user_kernel(pid), t0.elapsed());
     let pct = |d: Duration| d.as_secs_f64() / wall.as_secs_f64() * 100.0;
     let mut threads: Vec<(String, f64, f64)> = threads1
         .into_iter()
@@ -191,6 +194,10 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
     threads.sort_by(|a, b| b.1.total_cmp(&a.1));
     let cpu_pct = threads.iter().map(|t| t.1).sum();
     let wakeups = threads.iter().map(|t| t.2).sum();
+    let user_kernel = (
+        pct(split1.0.saturating_sub(split0.0)),
+        pct(split1.1.saturating_sub(split0.1)),
+    );
     let rss_kb = status_kb(pid, "VmRSS");
     let hwm_kb = status_kb(pid, "VmHWM");
     let mut frames: Vec<(&'static str, u64)> = Vec::new();
@@ -211,6 +218,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
         threads,
         cpu_pct,
         wakeups,
+        user_kernel,
         frames: frames
             .into_iter()
             .map(|(k, n)| (k, (n as f64 / wall.as_secs_f64()).round() as u64))
@@ -242,6 +250,10 @@ fn print(label: &str, f: &Figures, threads: bool) {
             "    {:.0} wake-ups/s; per thread group, % of one core (wake-ups/s): {}",
             f.wakeups,
             t.join(", ")
+        );
+        println!(
+            "    user space {:.2} %, kernel {:.2} % of one core (10 ms ticks)",
+            f.user_kernel.0, f.user_kernel.1
         );
     }
 }
@@ -423,6 +435,13 @@ fn station_load(o: &Opts) {
                 .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
                 .collect();
             println!("    medians per thread group: {}", t.join(", "));
+            let user: Vec<f64> = runs.iter().map(|f| f.user_kernel.0).collect();
+            let kernel: Vec<f64> = runs.iter().map(|f| f.user_kernel.1).collect();
+            println!(
+                "    medians: user space {:.2} %, kernel {:.2} % of one core",
+                spread(&user).0,
+                spread(&kernel).0
+            );
         }
     }
 }

@@ -41,6 +41,26 @@ pub fn status_kb(pid: &str, key: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU time process `pid` has spent in user space and in the kernel so far
+/// (`/proc/<pid>/stat`, counted in clock ticks: 10 ms on Linux, so a window of a few
+/// seconds at a few % is coarse, but the split is unbiased).
+#[allow(dead_code)] // not every bench splits CPU time
+pub fn user_kernel(pid: &str) -> (Duration, Duration) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // the fields after the command name (which may hold spaces) start with the state (3)
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let ticks = |i: usize| {
+        let n: f64 = fields.get(i).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+        Duration::from_secs_f64(n / hz)
+    };
+    (ticks(11), ticks(12))
+}
+
 /// A UDP port that was free a moment ago (with the next two also free).
 pub fn free_udp_port() -> u16 {
     for _ in 0..100 {

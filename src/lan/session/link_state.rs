@@ -142,7 +142,8 @@ pub struct LinkStatus {
     pub connects: u64,
     /// Datagrams dropped as malformed or foreign, all ports.
     pub malformed: u64,
-    /// Packet recovery per port (indexed by [`LanPort::index`](super::recovery::LanPort::index)), all sessions.
+    /// Packet recovery per port, all sessions (indexed by
+    /// [`LanPort::index`](super::recovery::LanPort::index)).
     pub recovery: [Recovery; 3],
 }
 
