@@ -350,7 +350,7 @@ impl Page {
     pub fn diagnostics(&self) -> Value {
         let r = self.call(
             "Runtime.evaluate",
-            json!({"expression": "(() => { try { const r = window.rigweb, f = r.parts.feeds; return { link: r.link, feeds: r.feeds, subscribed: f.subscribed, visible: f.visible, scopeCh: f.scopeCh.state, metersCh: f.metersCh.state, control: r.parts.control.channel.state, scope: r.scope, audio: r.audio }; } catch (e) { return String(e); } })()", "returnByValue": true}),
+            json!({"expression": "(() => { try { const r = window.rigweb, f = r.parts.feeds; return { link: r.link, feeds: r.feeds, subscribed: f.subscribed, visible: f.visible, scopeCh: f.scopeCh.state, metersCh: f.metersCh.state, control: r.parts.control.channel.state, scope: r.scope, audio: r.audio, audioContext: r.parts.audio.ctx ? { state: r.parts.audio.ctx.state, time: r.parts.audio.ctx.currentTime } : null }; } catch (e) { return String(e); } })()", "returnByValue": true}),
         );
         r["result"]["value"].clone()
     }
