@@ -12,8 +12,9 @@
 //! `cargo bench --bench budget -- [--seconds S]` (default 10 s per load window).
 //! The server measured is the release build that ships (`cargo build --release`, run
 //! by this bench first: the bench profile's binary is larger and maps more code), or
-//! `RIGWEB_BENCH_BIN`. The station load runs `cargo bench --bench streams -- --only "station load"` with the
-//! same binary and reads its figure line. Build the ARM binaries first for their sizes:
+//! `RIGWEB_BENCH_BIN`. The station load runs
+//! `cargo bench --bench streams -- --only "station load"` with the same binary and reads
+//! its figure line. Build the ARM binaries first for their sizes:
 //! `cargo zigbuild --release --target aarch64-unknown-linux-gnu.2.31` (README.md).
 
 #[path = "support/mod.rs"]
