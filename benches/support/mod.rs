@@ -118,13 +118,18 @@ impl SimProcess {
     }
 }
 
+/// Stops a child process of a bench as a service manager would: SIGTERM, then waits.
+fn terminate(child: &mut Child) {
+    // SAFETY: sending SIGTERM to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let _ = child.wait();
+}
+
 impl Drop for SimProcess {
     fn drop(&mut self) {
-        // SAFETY: sending SIGTERM to our own child.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGTERM);
-        }
-        let _ = self.child.wait();
+        terminate(&mut self.child);
     }
 }
 
@@ -286,10 +291,6 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
-        // SAFETY: sending SIGTERM to our own child.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGTERM);
-        }
-        let _ = self.child.wait();
+        terminate(&mut self.child);
     }
 }
