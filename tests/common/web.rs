@@ -247,23 +247,20 @@ pub fn raw(addr: SocketAddr, bytes: &[u8]) -> HttpResponse {
     read_response(&mut s)
 }
 
-/// Reads one response from `s`.
+/// Reads one response from `s`, and not a byte more: pipelined answers that follow it
+/// stay in the stream for the next call.
 pub fn read_response(s: &mut impl Read) -> HttpResponse {
     let mut buf = Vec::new();
-    let mut tmp = [0u8; 4096];
-    let head_end = loop {
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i;
-        }
-        let n = s.read(&mut tmp).expect("response head");
-        assert!(
-            n > 0,
-            "connection closed before a response: {:?}",
-            String::from_utf8_lossy(&buf)
-        );
-        buf.extend_from_slice(&tmp[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+    while !buf.ends_with(b"\r\n\r\n") {
+        let Some(b) = read_byte(s, "response head") else {
+            panic!(
+                "connection closed before a response: {:?}",
+                String::from_utf8_lossy(&buf)
+            );
+        };
+        buf.push(b);
+    }
+    let head = String::from_utf8_lossy(&buf[..buf.len() - 4]).to_string();
     let mut lines = head.split("\r\n");
     let status: u16 = lines
         .next()
@@ -277,7 +274,6 @@ pub fn read_response(s: &mut impl Read) -> HttpResponse {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let mut body = buf[head_end + 4..].to_vec();
     let len: Option<usize> = headers
         .iter()
         .find(|(k, _)| k == "content-length")
@@ -285,25 +281,42 @@ pub fn read_response(s: &mut impl Read) -> HttpResponse {
     let chunked = headers
         .iter()
         .any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    let mut body = Vec::new();
     if chunked {
-        // tiny_http sends bodies over 32 KiB chunked: read to the end, then unchunk
-        while !body.ends_with(b"0\r\n\r\n") {
-            let n = s.read(&mut tmp).expect("body");
-            if n == 0 {
+        // tiny_http sends bodies over 32 KiB chunked
+        loop {
+            let line = read_line(s);
+            let size = usize::from_str_radix(line.split(';').next().unwrap_or("").trim(), 16)
+                .unwrap_or_else(|_| panic!("chunk size line {line:?}"));
+            if size == 0 {
+                // trailers, up to the empty line
+                while !read_line(s).is_empty() {}
                 break;
             }
-            body.extend_from_slice(&tmp[..n]);
+            let at = body.len();
+            body.resize(at + size, 0);
+            s.read_exact(&mut body[at..]).expect("chunk");
+            assert_eq!(read_line(s), "", "a chunk ends with CRLF");
         }
-        body = unchunk(&body);
     } else if let Some(len) = len {
+        // up to its length; a HEAD answer's length has no body, and ends with the stream
+        // when the connection closes
+        let mut tmp = [0u8; 4096];
         while body.len() < len {
-            let n = s.read(&mut tmp).expect("body");
-            if n == 0 {
-                break;
+            let want = (len - body.len()).min(tmp.len());
+            match s.read(&mut tmp[..want]) {
+                Ok(0) => break,
+                Ok(n) => body.extend_from_slice(&tmp[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => panic!("body: {e:?}"),
             }
-            body.extend_from_slice(&tmp[..n]);
         }
-        body.truncate(len);
+    } else if headers
+        .iter()
+        .any(|(k, v)| k == "connection" && v.eq_ignore_ascii_case("close"))
+    {
+        // no length: the body ends with the stream
+        s.read_to_end(&mut body).expect("body");
     }
     HttpResponse {
         status,
@@ -312,21 +325,27 @@ pub fn read_response(s: &mut impl Read) -> HttpResponse {
     }
 }
 
-/// The payload of a chunked body.
-fn unchunk(mut b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(i) = b.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&b[..i])
-            .ok()
-            .and_then(|h| usize::from_str_radix(h.split(';').next().unwrap_or("").trim(), 16).ok())
-            .unwrap_or(0);
-        if size == 0 || b.len() < i + 2 + size {
-            break;
+/// One byte, or `None` at the end of the stream.
+fn read_byte(s: &mut impl Read, what: &str) -> Option<u8> {
+    let mut b = [0u8; 1];
+    loop {
+        match s.read(&mut b) {
+            Ok(0) => return None,
+            Ok(_) => return Some(b[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => panic!("{what}: {e:?}"),
         }
-        out.extend_from_slice(&b[i + 2..i + 2 + size]);
-        b = &b[(i + 4 + size).min(b.len())..];
     }
-    out
+}
+
+/// One CRLF-terminated line, without the CRLF.
+fn read_line(s: &mut impl Read) -> String {
+    let mut line = Vec::new();
+    while !line.ends_with(b"\r\n") {
+        line.push(read_byte(s, "chunked body").expect("end of stream in a chunked body"));
+    }
+    line.truncate(line.len() - 2);
+    String::from_utf8_lossy(&line).into_owned()
 }
 
 /// An HTTP request with `Connection: close`.
