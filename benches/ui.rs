@@ -182,7 +182,7 @@ fn main() {
         println!("  pipeline with Opus frames made in the page and fed every 20 ms (no network):");
         let page = browser.new_page(1280, 900);
         load(&page, &url);
-        page.eval(&format!("{}('opus')", page_scripts::FEED_TONE));
+        page.eval(&page_scripts::feed_tone("opus"));
         std::thread::sleep(Duration::from_secs(2));
         let a = page.eval("window.rigweb.audio");
         println!(

@@ -128,6 +128,12 @@ export class AudioEngine {
 
   teardownRx() {
     if (this.node) {
+      if (this.node.port) {
+        this.node.port.onmessage = null;
+        this.node.port.postMessage({ type: 'stop' });
+      } else {
+        this.node.onaudioprocess = null;
+      }
       this.node.disconnect();
       this.node = null;
     }
@@ -176,9 +182,13 @@ export class AudioEngine {
     this.stats.codec = this.codec;
     const ring = { channels: this.rxChannels, inRate: m.sample_rate || 48000, minMs: ac.jitterMinMs || 100, maxMs: ac.jitterMaxMs || 200 };
     if (this.support.worklet) {
-      this.node = new AudioWorkletNode(this.ctx, 'rigweb-rx', { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [2], processorOptions: ring });
-      this.node.port.onmessage = (e) => this.onWorkletStats(e.data);
-      this.node.connect(this.gain);
+      const node = new AudioWorkletNode(this.ctx, 'rigweb-rx', { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [2], processorOptions: ring });
+      // figures of the node playing now only (a replaced one may still send its last)
+      node.port.onmessage = (e) => {
+        if (this.node === node) this.onWorkletStats(e.data);
+      };
+      node.connect(this.gain);
+      this.node = node;
     } else {
       // no AudioWorklet (plain HTTP from another host): the same ring on the main thread
       this.fallbackRing = new JitterRing({ ...ring, outRate: this.ctx.sampleRate });

@@ -16,10 +16,14 @@ function workletMain() {
         const m = e.data;
         if (m.type === 'push') this.ring.push(m.chans);
         else if (m.type === 'reset') this.ring.reset();
+        else if (m.type === 'stop') this.stopped = true;
       };
     }
 
     process(inputs, outputs) {
+      // a node the page replaced ends here (a disconnected node with no inputs would
+      // otherwise go on running, and reporting, until it is collected)
+      if (this.stopped) return false;
       const out = outputs[0];
       this.ring.pull(out);
       for (let c = 0; c < out.length; c++) {

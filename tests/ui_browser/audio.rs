@@ -34,7 +34,7 @@ fn rx_pipeline_plays(codec: &str) {
     let _t = turn();
     let srv = start(None);
     let page = open(srv.addr(), 1280, 900, "dark");
-    let n = page.eval(&format!("{FEED_TONE}('{codec}')"));
+    let n = page.eval(&feed_tone(codec));
     assert!(n.as_u64().unwrap() >= 140, "frames made: {n}");
     // the worklet's ring fills to its target, the output is the tone (not silence), and
     // the page shows a latency figure
@@ -60,6 +60,36 @@ fn rx_pipeline_plays(codec: &str) {
         .filter(|e| e.starts_with("exception"))
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
+    srv.shutdown();
+}
+
+#[test]
+fn a_replaced_rx_node_falls_silent_and_only_the_one_playing_reports() {
+    // the page sets RX up again when the server answers another audio_start (a codec
+    // fallback, a reconnect): the node it replaces must not go on reporting its empty
+    // ring, or the level, latency and peak readouts flip to zero now and then
+    let _t = turn();
+    let srv = start(None);
+    let page = open(srv.addr(), 1280, 900, "dark");
+    page.eval(&feed_tone("pcm16"));
+    page.eval(
+        "(() => { const a = window.rigweb.parts.audio; a.setupRx({ direction: 'rx', codec: 'pcm16', sample_rate: 48000, channels: 1 }); const report = a.onWorkletStats.bind(a); a.onWorkletStats = (s) => { (window.__peaks = window.__peaks || []).push(s.peak); report(s); }; return true; })()",
+    );
+    page.wait_for("window.rigweb.audio.peak > 0.1", Duration::from_secs(15));
+    page.eval("window.__peaks = []");
+    std::thread::sleep(Duration::from_millis(1500));
+    let peaks = page.eval("window.__peaks");
+    let peaks: Vec<f64> = peaks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .collect();
+    assert!(peaks.len() >= 10, "reports in 1.5 s: {peaks:?}");
+    assert!(
+        peaks.iter().all(|p| *p > 0.1),
+        "every report is the tone playing: {peaks:?}"
+    );
     srv.shutdown();
 }
 

@@ -38,7 +38,7 @@ use serde_json::Value;
 
 use cdp::{Browser, Page};
 use common::web::{get, http, serve_config, start_server};
-use page_scripts::FEED_TONE;
+use page_scripts::{TAKE_RX, feed_tone};
 
 /// One test at a time drives the browser (the machine has two cores).
 static BROWSER_TURN: Mutex<()> = Mutex::new(());

@@ -118,12 +118,11 @@ fn the_page_reads_the_server_once_at_start_up() {
 /// peaks of 1.03 were seen), handed to the audio engine every 20 ms.
 const HOT_AUDIO: &str = r#"
 (async () => {
-  const a = window.rigweb.parts.audio;
-  await a.listen();
-  a.setupRx({ direction: 'rx', codec: 'pcm16', sample_rate: 48000, channels: 1 });
+  const a = await TAKE_RX('pcm16');
   let n = 0;
   window.__hot = setInterval(() => {
-    if (n++ > 200) { clearInterval(window.__hot); return; }
+    // until the test stops it (a loaded machine may start the page's audio late)
+    if (n++ > 3000) { clearInterval(window.__hot); return; }
     const f = new Float32Array(960);
     for (let i = 0; i < 960; i++) f[i] = 1.03 * Math.sin(2 * Math.PI * 440 * (n * 960 + i) / 48000);
     a.pushSamples([f]);
@@ -137,7 +136,7 @@ fn rx_audio_past_full_scale_plays_clipped_at_full_scale() {
     let _t = turn();
     let srv = start(None);
     let page = open(srv.addr(), 1440, 900, "dark");
-    page.eval(HOT_AUDIO);
+    page.eval(&HOT_AUDIO.replace("TAKE_RX", TAKE_RX));
     page.wait_for("window.rigweb.audio.peak > 0.5", Duration::from_secs(15));
     let mut max = 0.0f64;
     for _ in 0..30 {
@@ -150,6 +149,7 @@ fn rx_audio_past_full_scale_plays_clipped_at_full_scale() {
     }
     assert!(max > 0.95, "the tone plays: {max}");
     assert!(max <= 1.0, "peak {max}: clipped in the speaker");
+    page.eval("clearInterval(window.__hot)");
     srv.shutdown();
 }
 

@@ -230,7 +230,7 @@ fn a_plain_http_page_from_another_host_explains_why_tx_needs_https() {
     let secure_note = page.eval("document.getElementById('audio-secure').hidden");
     assert_eq!(secure_note, false);
     // RX still plays there: PCM16 through the main-thread ring (no worklet, no WebCodecs)
-    page.eval(&format!("{FEED_TONE}('pcm16')"));
+    page.eval(&feed_tone("pcm16"));
     page.wait_for("window.rigweb.audio.peak > 0.1", Duration::from_secs(10));
     assert_eq!(page.eval("window.rigweb.audio.codec"), "pcm16");
     page.eval("document.getElementById('tx-note').scrollIntoView({block: 'center'})");
