@@ -109,6 +109,44 @@ fn opus_and_pcm16_rx_carry_the_carrier_at_its_audio_frequency() {
     srv.shutdown();
 }
 
+#[test]
+fn the_opus_stream_codes_the_band_the_mode_needs() {
+    // every mode's audio fits in 8 kHz but wide FM's: Opus codes only that much (all
+    // its bits for it, and less work), and the full band in WFM
+    let srv = start_server(serve_config("ic705", None), Tuning::default());
+    let a = srv.addr();
+    let mut ctl = Ws::control(a);
+    let mut opus = Ws::connect(a, "/api/v1/audio", &[]).unwrap();
+    assert_eq!(
+        audio_start(
+            &mut opus,
+            json!({"type": "audio_start", "direction": "rx", "codec": "opus", "channels": 1})
+        )["type"],
+        "audio_started"
+    );
+    let bands = |opus: &mut Ws| -> Vec<opus::Bandwidth> {
+        let frames = opus.binaries_for(Duration::from_millis(800));
+        assert!(frames.len() > 20, "{} frames", frames.len());
+        frames[frames.len() - 10..]
+            .iter()
+            .map(|f| opus::packet::get_bandwidth(&f[8..]).unwrap())
+            .collect()
+    };
+    for (freq, mode, band) in [
+        (14_200_000u64, "USB", opus::Bandwidth::Wideband),
+        (100_000_000, "WFM", opus::Bandwidth::Fullband),
+        (145_500_000, "FM", opus::Bandwidth::Wideband),
+    ] {
+        assert_eq!(ctl.cmd("f", "set_freq", json!({"freq": freq}))["ok"], true);
+        assert_eq!(ctl.cmd("m", "set_mode", json!({"mode": mode}))["ok"], true);
+        // frames on their way when the mode changed go first
+        opus.binaries_for(Duration::from_millis(300));
+        let got = bands(&mut opus);
+        assert!(got.iter().all(|b| *b == band), "{mode}: {got:?}");
+    }
+    srv.shutdown();
+}
+
 both_ways!(sixteen_khz_from_the_radio_is_detected_and_resampled);
 fn sixteen_khz_from_the_radio_is_detected_and_resampled() {
     let tuning = Tuning {

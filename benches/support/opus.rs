@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use rigweb::dsp::opus_codec::{OpusDecoder, OpusEncoder};
+use rigweb::dsp::opus_codec::{CodedBand, OpusDecoder, OpusEncoder};
 
 use super::support::ms;
 /// A speech-like test signal at 48 kHz: a voiced source (pitch gliding 100..180 Hz)
@@ -54,13 +54,22 @@ fn snr_db(reference: &[i16], out: &[i16]) -> f64 {
 
 pub fn opus_cost() {
     println!(
-        "== Opus encode cost per 20 ms frame (48 kHz; the server uses complexity {}) and quality (SNR of a speech-like signal, mono) ==",
+        "== Opus encode cost per 20 ms frame (48 kHz; the server uses complexity {}, wideband but in WFM) and quality (SNR of a speech-like signal with white-noise fricatives, mono: wideband drops those above 8 kHz) ==",
         rigweb::dsp::opus_codec::COMPLEXITY
     );
     let speech = speechlike(4.0);
-    for complexity in [3, 4, 5, 8] {
+    let full = CodedBand::Fullband;
+    let runs = [
+        (3, full),
+        (4, full),
+        (5, full),
+        (5, CodedBand::Wideband),
+        (8, full),
+    ];
+    for (complexity, band) in runs {
         for channels in [1u8, 2] {
             let mut enc = OpusEncoder::with_complexity(channels, complexity).unwrap();
+            enc.set_band(band).unwrap();
             let frames: Vec<Vec<i16>> = speech
                 .chunks_exact(960)
                 .map(|f| {
@@ -78,6 +87,7 @@ pub fn opus_cost() {
             let per = t.elapsed() / n as u32;
             let quality = if channels == 1 {
                 let mut enc = OpusEncoder::with_complexity(1, complexity).unwrap();
+                enc.set_band(band).unwrap();
                 let mut dec = OpusDecoder::new().unwrap();
                 let mut out = Vec::new();
                 for f in &frames {
@@ -88,7 +98,7 @@ pub fn opus_cost() {
                 String::new()
             };
             println!(
-                "complexity {complexity} {}: {:>8} per frame ({:.2} % of one core per stream), {} bytes per frame{quality}",
+                "complexity {complexity} {band:?} {}: {:>8} per frame ({:.2} % of one core per stream), {} bytes per frame{quality}",
                 if channels == 1 { "mono  " } else { "stereo" },
                 ms(per),
                 per.as_secs_f64() / 0.020 * 100.0,

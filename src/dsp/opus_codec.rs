@@ -16,6 +16,27 @@ pub const BITRATE_PER_CHANNEL: i32 = 32_000;
 /// Encoder complexity (0..10): 5 keeps a Raspberry Pi well under its budget.
 pub const COMPLEXITY: i32 = 5;
 
+/// How wide an audio band the encoder codes. A receiver's audio is narrower than 8 kHz
+/// in every mode but wide FM (SSB and CW a few kHz, AM and FM up to 7.5 kHz behind their
+/// widest filters): coding only that band gives it all the bits and costs less (a fifth
+/// less time per stereo frame here, `benches/streams.rs --only "opus cost"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodedBand {
+    /// Up to 8 kHz (Opus wideband).
+    Wideband,
+    /// Up to 20 kHz (Opus fullband): wide FM broadcast, or a mode not known yet.
+    Fullband,
+}
+
+impl CodedBand {
+    fn opus(self) -> opus::Bandwidth {
+        match self {
+            CodedBand::Wideband => opus::Bandwidth::Wideband,
+            CodedBand::Fullband => opus::Bandwidth::Fullband,
+        }
+    }
+}
+
 /// Why Opus failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpusError(pub String);
@@ -44,6 +65,7 @@ fn channels_of(n: u8) -> Result<Channels, OpusError> {
 pub struct OpusEncoder {
     enc: opus::Encoder,
     channels: u8,
+    band: CodedBand,
     buf: Vec<u8>,
 }
 
@@ -55,7 +77,7 @@ impl std::fmt::Debug for OpusEncoder {
 
 impl OpusEncoder {
     /// An encoder for `channels` (1 or 2): audio application, VBR, 32 kbit/s per
-    /// channel, complexity [`COMPLEXITY`].
+    /// channel, complexity [`COMPLEXITY`], the full band.
     pub fn new(channels: u8) -> Result<OpusEncoder, OpusError> {
         OpusEncoder::with_complexity(channels, COMPLEXITY)
     }
@@ -70,6 +92,7 @@ impl OpusEncoder {
         Ok(OpusEncoder {
             enc,
             channels,
+            band: CodedBand::Fullband,
             buf: vec![0; MAX_PACKET],
         })
     }
@@ -77,6 +100,15 @@ impl OpusEncoder {
     /// Channels.
     pub fn channels(&self) -> u8 {
         self.channels
+    }
+
+    /// Codes `band` from the next frame on (nothing to do when it already does).
+    pub fn set_band(&mut self, band: CodedBand) -> Result<(), OpusError> {
+        if band != self.band {
+            self.enc.set_max_bandwidth(band.opus()).map_err(err)?;
+            self.band = band;
+        }
+        Ok(())
     }
 
     /// Encodes one 20 ms frame (`960 × channels` samples) into one packet.
@@ -156,6 +188,33 @@ mod tests {
             re * re + im * im
         };
         assert!(p(1_000.0) > 1_000.0 * p(1_500.0));
+    }
+
+    #[test]
+    fn the_coded_band_follows_the_setting() {
+        let mut e = OpusEncoder::new(2).unwrap();
+        // a 1 kHz and a 12 kHz tone, on both channels
+        let frame = |f: usize| -> Vec<i16> {
+            (0..960)
+                .flat_map(|i| {
+                    let t = (f * 960 + i) as f32 / 48_000.0;
+                    let v = (t * 1_000.0 * std::f32::consts::TAU).sin() * 6_000.0
+                        + (t * 12_000.0 * std::f32::consts::TAU).sin() * 6_000.0;
+                    [v as i16, v as i16]
+                })
+                .collect()
+        };
+        let band_of = |e: &mut OpusEncoder, f: usize| {
+            opus::packet::get_bandwidth(&e.encode(&frame(f)).unwrap()).unwrap()
+        };
+        assert_eq!(band_of(&mut e, 0), opus::Bandwidth::Fullband);
+        e.set_band(CodedBand::Wideband).unwrap();
+        // the encoder narrows within a few frames (it may step down through SWB)
+        let narrowed = (1..10).map(|f| band_of(&mut e, f)).last().unwrap();
+        assert_eq!(narrowed, opus::Bandwidth::Wideband);
+        e.set_band(CodedBand::Fullband).unwrap();
+        let widened = (10..20).map(|f| band_of(&mut e, f)).last().unwrap();
+        assert_eq!(widened, opus::Bandwidth::Fullband);
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! 2. cut into 20 ms frames,
 //! 3. per web stream that has listeners — (Opus | PCM16) × (mono | stereo) — convert the
 //!    channels (mono of a stereo radio is MAIN, stereo of a mono radio repeats it),
-//!    encode **once** (one Opus encoder per stream, created while it has listeners) and
-//!    publish the frame to every listener,
+//!    encode **once** (one Opus encoder per stream, created while it has listeners;
+//!    coding the band the receivers' modes need, `coded_band`) and publish the frame
+//!    to every listener,
 //! 4. on profiles whose scope is `audio_fft`, feed MAIN to the [`AudioFft`] and publish
 //!    a scope frame per sweep (edges from the dial, the mode and the profile's span).
 
@@ -21,7 +22,7 @@ use crossbeam_channel::Sender;
 use parking_lot::RwLock;
 
 use crate::dsp::audio_fft::{AudioFft, Layout, PIXELS, Sideband};
-use crate::dsp::opus_codec::OpusEncoder;
+use crate::dsp::opus_codec::{CodedBand, OpusEncoder};
 use crate::dsp::reframe::Reframer;
 use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
@@ -31,7 +32,7 @@ use crate::radio::engine::scope::SweepEdges;
 use crate::radio::shell::audio_pump::PcmBlock;
 use crate::radio::shell::scope_pump::ScopeOut;
 use crate::radio::shell::state_store::StateStore;
-use crate::wire::civ;
+use crate::wire::civ::{self, Mode};
 use crate::wire::web::{AUDIO_HEADER_LEN, AUDIO_RX_FRAME, AudioCodec, AudioFrame, ScopeFrame};
 
 /// One 20 ms frame of a web RX stream, encoded once for all its listeners.
@@ -173,6 +174,16 @@ impl RxStreams {
     }
 }
 
+/// The band the Opus streams code for MAIN in mode `main` and SUB (if any) in `sub`:
+/// the full band while a receiver is in wide FM or MAIN's mode is not known yet, else
+/// the 8 kHz every other mode's audio fits in.
+fn coded_band(main: Option<Mode>, sub: Option<Mode>) -> CodedBand {
+    match (main, sub) {
+        (None, _) | (Some(Mode::Wfm), _) | (_, Some(Mode::Wfm)) => CodedBand::Fullband,
+        _ => CodedBand::Wideband,
+    }
+}
+
 /// Where the DSP's output goes, and what it reads.
 pub struct DspOutputs {
     /// The web RX streams.
@@ -308,6 +319,8 @@ impl Dsp {
     /// One 20 ms frame at 48 kHz.
     fn frame(&mut self, frame: &[i16], channels: u8, fft: bool, at: Instant) {
         let mut converted = std::mem::take(&mut self.converted);
+        // looked up once a frame, and only while somebody listens to Opus
+        let mut band = None;
         for (i, (codec, out_ch)) in STREAMS.into_iter().enumerate() {
             if self.out.streams.fanouts[i].count() == 0 {
                 continue;
@@ -349,6 +362,15 @@ impl Dsp {
                         }
                     }
                     let Some(enc) = slot.as_mut() else { continue };
+                    let band = *band.get_or_insert_with(|| {
+                        let (main, sub) = self.out.store.read(|c| {
+                            (c.radio.main.mode, c.radio.sub.as_ref().and_then(|s| s.mode))
+                        });
+                        coded_band(main, sub)
+                    });
+                    if let Err(e) = enc.set_band(band) {
+                        log::warn!("audio dsp: Opus band not set: {e}");
+                    }
                     DspCounters::add(&counters.opus_frames[usize::from(out_ch - 1)], 1);
                     match enc.encode(pcm) {
                         Ok(p) => p,
@@ -451,5 +473,15 @@ mod tests {
             out.frame_bytes(0x1234),
             vec![0x10, 0x02, 0x34, 0x12, 0xE0, 0x01, 1, 20, 1, 2, 3, 4]
         );
+    }
+
+    #[test]
+    fn opus_codes_eight_khz_except_for_wide_fm_or_an_unknown_mode() {
+        use CodedBand::*;
+        assert_eq!(coded_band(Some(Mode::Usb), None), Wideband);
+        assert_eq!(coded_band(Some(Mode::Am), Some(Mode::Fm)), Wideband);
+        assert_eq!(coded_band(Some(Mode::Wfm), None), Fullband);
+        assert_eq!(coded_band(Some(Mode::Usb), Some(Mode::Wfm)), Fullband);
+        assert_eq!(coded_band(None, Some(Mode::Usb)), Fullband);
     }
 }
