@@ -18,8 +18,8 @@ pub const COMPLEXITY: i32 = 5;
 
 /// How wide an audio band the encoder codes. A receiver's audio is narrower than 8 kHz
 /// in every mode but wide FM (SSB and CW a few kHz, AM and FM up to 7.5 kHz behind their
-/// widest filters): coding only that band gives it all the bits and costs less (a fifth
-/// less time per stereo frame here, `benches/streams.rs --only "opus cost"`).
+/// widest filters): coding only that band gives it all the bits and costs less (a tenth
+/// to a fifth less time per frame here, `benches/streams.rs --only "opus cost"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CodedBand {
     /// Up to 8 kHz (Opus wideband).
