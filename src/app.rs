@@ -180,7 +180,7 @@ pub fn start_with(cfg: &ServeConfig, tuning: Tuning) -> Result<Running, Box<dyn 
         queue: COMMANDS_PER_CLIENT,
         rate_window,
     })?);
-    let meters = MeterPump::start(radio.clone())?;
+    let meters = MeterPump::start(&radio);
     let mut web_cfg = WebConfig {
         auth: Auth::new(cfg.auth_token.as_ref().map(|t| t.expose().to_string())),
         max_clients: cfg.max_clients,

@@ -87,6 +87,12 @@ impl SharedQueue {
         self.dispatcher.lock().poll_timeout(now)
     }
 
+    /// Wakes the executor (what its background polls ask changed).
+    pub fn ring(&self) {
+        // a full doorbell has rung already
+        let _ = self.doorbell.try_send(());
+    }
+
     /// Refuses everything from now on; what waits is answered "shutting down".
     pub fn close(&self) {
         let answers = self.dispatcher.lock().close();

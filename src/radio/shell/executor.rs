@@ -1,13 +1,15 @@
 //! The executor thread: a thin shell around the [`Engine`]. It waits on the link's
 //! events and CI-V frames, the scope stream's sweep edges, the command queue's
 //! doorbell, the background lane and the next timer (the engine's, and the end of a
-//! rate-limit window a queued command waits for), feeds what arrives to the engine,
+//! rate-limit window a queued command waits for, the next background poll), feeds
+//! what arrives to the engine,
 //! sends the CI-V bytes the engine hands out, publishes its state updates to the store
 //! (stamping `updatedAt`; the [`EventWatcher`]s see each update's events first) and
 //! calls the replies of finished commands. Commands are handed over one at a time, only
 //! while the engine is idle, so that the fair queue in front of it
 //! ([`SharedQueue`](crate::radio::shell::dispatch_shared::SharedQueue): a queue per client, served in turn,
-//! unkeys first) decides who goes next; background polls go when no command may.
+//! unkeys first) decides who goes next; background polls ([`PollSource`]s: the meter
+//! schedule) go when no command may, their timers kept by this thread.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -40,8 +42,9 @@ pub struct ExecutorInputs {
     pub queue: Arc<SharedQueue>,
     /// Rings when a command was queued.
     pub doorbell: Receiver<()>,
-    /// Background polls (meters), served when no client command may go.
-    pub polls: Receiver<Job>,
+    /// Background polls (meters), served when no client command may go; a change of
+    /// what they ask rings the doorbell.
+    pub polls: PollSources,
     /// Closed (sender dropped) to stop the executor.
     pub stop: Receiver<()>,
 }
@@ -56,6 +59,21 @@ pub trait EventWatcher: Send + Sync {
 
 /// The watchers, registered while the executor runs.
 pub type Watchers = Arc<RwLock<Vec<Arc<dyn EventWatcher>>>>;
+
+/// Polls the server makes of its own accord (the meters), on the executor's thread: it
+/// asks for one whenever the engine may take a job and no client command may go, and
+/// wakes when the next is due. A change of what is asked must ring the command queue's
+/// doorbell. Neither call may block.
+pub trait PollSource: Send + Sync {
+    /// When the next poll is due at `now` (`None`: nothing is asked).
+    fn poll_due(&self, now: Instant) -> Option<Instant>;
+    /// The poll due at `now`, if any; `state` and `profile` are the published state and
+    /// the current profile.
+    fn take_poll(&self, now: Instant, state: &StateStore, profile: &Profile) -> Option<Job>;
+}
+
+/// The poll sources, registered while the executor runs.
+pub type PollSources = Arc<RwLock<Vec<Arc<dyn PollSource>>>>;
 
 /// Where the executor puts what the engine hands out.
 pub struct ExecutorOutputs {
@@ -94,14 +112,39 @@ fn flush(engine: &mut Engine, out: &ExecutorOutputs) {
     *out.stats.lock() = engine.stats();
 }
 
+/// The background poll due at `now`, if any.
+fn due_poll(inputs: &ExecutorInputs, out: &ExecutorOutputs, now: Instant) -> Option<Job> {
+    let sources = inputs.polls.read().clone();
+    let profile = out.profile.read().clone();
+    sources
+        .iter()
+        .find_map(|s| s.take_poll(now, &out.store, &profile))
+}
+
+/// When the next background poll is due.
+fn next_poll(inputs: &ExecutorInputs, now: Instant) -> Option<Instant> {
+    inputs
+        .polls
+        .read()
+        .iter()
+        .filter_map(|s| s.poll_due(now))
+        .min()
+}
+
 /// Hands the engine what may go now while it takes commands: the next client command
-/// (unkeys first, clients in turn), else a background poll. True if it handed anything.
-fn hand_over(engine: &mut Engine, inputs: &ExecutorInputs, now: Instant) -> bool {
+/// (unkeys first, clients in turn), else a background poll that is due. True if it
+/// handed anything.
+fn hand_over(
+    engine: &mut Engine,
+    inputs: &ExecutorInputs,
+    out: &ExecutorOutputs,
+    now: Instant,
+) -> bool {
     let mut any = false;
     while engine.wants_job() {
         if let Some(job) = inputs.queue.next(now) {
             engine.submit(job, now);
-        } else if let Ok(job) = inputs.polls.try_recv() {
+        } else if let Some(job) = due_poll(inputs, out, now) {
             engine.submit_background(job, now);
         } else {
             break;
@@ -118,13 +161,18 @@ pub fn run(mut engine: Engine, inputs: ExecutorInputs, out: ExecutorOutputs) {
     let mut sweeps = inputs.sweeps.clone();
     loop {
         let now = Instant::now();
-        if stopping.is_none() && hand_over(&mut engine, &inputs, now) {
+        if stopping.is_none() && hand_over(&mut engine, &inputs, &out, now) {
             flush(&mut engine, &out);
         }
         let wants = stopping.is_none() && engine.wants_job();
         let mut next = engine.poll_timeout();
-        if wants && let Some(t) = inputs.queue.poll_timeout(now) {
-            next = Some(next.map_or(t, |n| n.min(t)));
+        if wants {
+            for t in [inputs.queue.poll_timeout(now), next_poll(&inputs, now)]
+                .into_iter()
+                .flatten()
+            {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
         }
         let mut timeout = next
             .map(|t| t.saturating_duration_since(now))
@@ -132,7 +180,6 @@ pub fn run(mut engine: Engine, inputs: ExecutorInputs, out: ExecutorOutputs) {
         if let Some(t) = stopping {
             timeout = timeout.min((t + SHUTDOWN_GRACE).saturating_duration_since(now));
         }
-        let polls = if wants { inputs.polls.clone() } else { never() };
         let stop = if stopping.is_none() {
             inputs.stop.clone()
         } else {
@@ -156,18 +203,6 @@ pub fn run(mut engine: Engine, inputs: ExecutorInputs, out: ExecutorOutputs) {
                 Err(_) => sweeps = never(),
             },
             recv(inputs.doorbell) -> _ => {},
-            recv(polls) -> job => {
-                if let Ok(job) = job {
-                    // a client command that may go goes first
-                    match inputs.queue.next(Instant::now()) {
-                        Some(client) => {
-                            engine.submit(client, Instant::now());
-                            engine.submit_background(job, Instant::now());
-                        }
-                        None => engine.submit_background(job, Instant::now()),
-                    }
-                }
-            },
             default(timeout) => {}
         }
         engine.handle_timeout(Instant::now());

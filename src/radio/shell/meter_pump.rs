@@ -1,31 +1,32 @@
 //! The meter pump: polls the meters that clients ask for, at the highest rate asked
-//! (at most 20 per second), through the executor's background lane, and hands each
-//! reading to every subscriber. RX meters are read while receiving, TX meters while
-//! transmitting; the PA supply voltage (Vd), which does not move quickly, at most every
-//! [`SLOW_PERIOD`] (each CI-V read costs the radio link a round trip). Nothing is polled
-//! while nobody asks.
+//! (at most 20 per second), as a [`PollSource`] of the executor (served when no client
+//! command may go), and hands each reading to every subscriber. RX meters are read while
+//! receiving, TX meters while transmitting; the PA supply voltage (Vd), which does not
+//! move quickly, at most every [`SLOW_PERIOD`] (each CI-V read costs the radio link a
+//! round trip). Nothing is polled while nobody asks.
 //!
-//! Demand changes are coalesced (a channel of one: any number of `demand` calls
-//! between two rounds wake the pump once) and never move the schedule forward: the
-//! next round is due one period (of the highest rate asked now) after the last one
-//! started, so a client repeating `meters_start` cannot make the pump poll faster.
-//!
-//! A round's reply is published by the round's own reply handler, on the executor's
-//! thread as soon as it comes (parsing it and offering it to the taps, which at most
-//! write one frame per idle client without blocking): the pump itself wakes once per
-//! round, for its timer, and waits with `select!` (a plain `recv_timeout` would spin and
-//! yield before sleeping). Only a reply slower than the period wakes it once more.
+//! The pump has no thread of its own: the executor asks it when the next round is due
+//! and wakes then (a timer among its others), takes the round when it is, and calls the
+//! round's reply handler on its thread as soon as the reply comes; the handler publishes
+//! the reading (offering it to the taps, which at most write one frame per idle client
+//! without blocking). Demand changes only update what is asked (ringing the executor's
+//! doorbell) and never move the schedule forward: the next round is due one period (of
+//! the highest rate asked now) after the last one started, so a client repeating
+//! `meters_start` cannot make the pump poll faster.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
 use crate::hub::Fanout;
+use crate::profile::Profile;
+use crate::radio::engine::Job;
+use crate::radio::shell::executor::PollSource;
 use crate::radio::shell::service::Radio;
+use crate::radio::shell::state_store::StateStore;
 use crate::radio::table::answer::Answer;
 use crate::radio::table::command::Command;
 use crate::wire::meter::MeterKind;
@@ -53,33 +54,44 @@ struct Demand {
     fps: u32,
 }
 
+/// Where the rounds stand.
+#[derive(Default)]
+struct Schedule {
+    rounds: Rounds,
+    /// The sequence number of the next reading.
+    seq: u16,
+    /// When the slow meters were last read.
+    slow_at: Option<Instant>,
+}
+
 /// Shared handle of the pump.
 pub struct MeterPump {
     demands: Mutex<HashMap<u64, Demand>>,
-    changed: Sender<()>,
+    schedule: Mutex<Schedule>,
     fanout: Arc<Fanout<MeterReading>>,
-    thread: Mutex<Option<JoinHandle<()>>>,
-    stopped: std::sync::atomic::AtomicBool,
+    radio: Weak<Radio>,
+    /// This pump, for the reply handlers of its rounds.
+    me: Weak<MeterPump>,
+    stopped: AtomicBool,
 }
 
 impl MeterPump {
-    /// Starts the pump thread for `radio`.
-    pub fn start(radio: Arc<Radio>) -> std::io::Result<Arc<MeterPump>> {
-        // one pending wake-up is all a change needs (see the module docs)
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        let pump = Arc::new(MeterPump {
+    /// Starts polling for `radio` (as one of its executor's poll sources).
+    pub fn start(radio: &Arc<Radio>) -> Arc<MeterPump> {
+        let pump = MeterPump::new(Arc::downgrade(radio));
+        radio.add_poll_source(pump.clone());
+        pump
+    }
+
+    fn new(radio: Weak<Radio>) -> Arc<MeterPump> {
+        Arc::new_cyclic(|me| MeterPump {
             demands: Mutex::new(HashMap::new()),
-            changed: tx,
+            schedule: Mutex::new(Schedule::default()),
             fanout: Fanout::new(),
-            thread: Mutex::new(None),
-            stopped: std::sync::atomic::AtomicBool::new(false),
-        });
-        let p = pump.clone();
-        let t = std::thread::Builder::new()
-            .name("meter-pump".into())
-            .spawn(move || p.run(radio, rx))?;
-        *pump.thread.lock() = Some(t);
-        Ok(pump)
+            radio,
+            me: me.clone(),
+            stopped: AtomicBool::new(false),
+        })
     }
 
     /// Readings, for subscribers.
@@ -101,8 +113,9 @@ impl MeterPump {
     }
 
     fn wake(&self) {
-        // full: a wake-up is pending already
-        let _ = self.changed.try_send(());
+        if let Some(radio) = self.radio.upgrade() {
+            radio.wake_polls();
+        }
     }
 
     /// Withdraws consumer `id`'s ask.
@@ -112,17 +125,16 @@ impl MeterPump {
         }
     }
 
-    /// Stops the thread and waits for it.
+    /// Stops polling (a round in flight still publishes its reading).
     pub fn stop(&self) {
-        self.stopped
-            .store(true, std::sync::atomic::Ordering::Release);
-        self.wake();
-        if let Some(t) = self.thread.lock().take() {
-            let _ = t.join();
-        }
+        self.stopped.store(true, Ordering::Release);
+        self.demands.lock().clear();
     }
 
     fn wanted(&self) -> Option<(BTreeSet<MeterKind>, u32)> {
+        if self.stopped.load(Ordering::Acquire) {
+            return None;
+        }
         let d = self.demands.lock();
         if d.is_empty() {
             return None;
@@ -132,82 +144,47 @@ impl MeterPump {
         Some((kinds, fps))
     }
 
-    fn run(self: Arc<Self>, radio: Arc<Radio>, changed: Receiver<()>) {
-        let weak = Arc::downgrade(&radio);
-        drop(radio);
-        // a round's reply is published by the round itself (on the executor's thread);
-        // this says which round ended and whether it published (room for a late reply
-        // of a round given up on, too)
-        let (done_tx, done) = crossbeam_channel::bounded::<(u64, bool)>(2);
-        let mut seq: u16 = 0;
-        let mut rounds = Rounds::default();
-        // when the slow meters were last read
-        let mut slow_at: Option<Instant> = None;
-        let never = crossbeam_channel::never();
-        loop {
-            if self.stopped.load(std::sync::atomic::Ordering::Acquire) {
-                return;
-            }
-            if let Ok(end) = done.try_recv() {
-                rounds.ended(end, &mut seq);
-            }
-            let wanted = self.wanted();
-            let now = Instant::now();
-            let (until, for_reply) = match rounds.next(wanted.as_ref().map(|w| w.1), now) {
-                Next::Start => {
-                    let Some(radio) = weak.upgrade() else { return };
-                    let kinds = wanted.map(|(k, _)| k).unwrap_or_default();
-                    let done = (rounds.count + 1, done_tx.clone());
-                    let (ready, submitted) = self.round(&radio, &kinds, seq, &mut slow_at, done);
-                    rounds.started(now, ready, submitted);
-                    continue;
-                }
-                Next::Wait { until, for_reply } => (until, for_reply),
-            };
-            // select!, not recv_timeout (which spins and yields before it sleeps); a
-            // change only updates what is asked, the schedule stays
-            let timeout = until.map_or_else(crossbeam_channel::never, crossbeam_channel::at);
-            let reply = if for_reply { &done } else { &never };
-            crossbeam_channel::select! {
-                recv(changed) -> r => if r.is_err() { return },
-                recv(reply) -> r => if let Ok(end) = r {
-                    rounds.ended(end, &mut seq);
-                },
-                recv(timeout) -> _ => {}
-            }
+    /// Round `number` ended, having `published` a reading or not.
+    fn ended(&self, number: u64, published: bool) {
+        let mut s = self.schedule.lock();
+        let Schedule { rounds, seq, .. } = &mut *s;
+        rounds.ended((number, published), seq);
+    }
+}
+
+impl PollSource for MeterPump {
+    fn poll_due(&self, now: Instant) -> Option<Instant> {
+        let fps = self.wanted().map(|w| w.1);
+        match self.schedule.lock().rounds.next(fps, now) {
+            Next::Start => Some(now),
+            Next::Wait(until) => until,
         }
     }
 
-    /// Starts one round of `kinds` (its reply is published as reading `seq`; the round's
-    /// number and whether it was published are sent on `done`). Returns (radio ready,
-    /// round submitted).
-    fn round(
-        &self,
-        radio: &Radio,
-        kinds: &BTreeSet<MeterKind>,
-        seq: u16,
-        slow_at: &mut Option<Instant>,
-        (number, done): (u64, Sender<(u64, bool)>),
-    ) -> (bool, bool) {
-        let (ptt, ready) = radio
-            .store()
-            .read(|c| (c.radio.transmitting(), c.connection.radio_ready));
-        let profile = radio.profile();
-        let now = Instant::now();
-        let slow_due = slow_at.is_none_or(|t| now >= t + SLOW_PERIOD);
+    fn take_poll(&self, now: Instant, state: &StateStore, profile: &Profile) -> Option<Job> {
+        let wanted = self.wanted();
+        let mut s = self.schedule.lock();
+        if s.rounds.next(wanted.as_ref().map(|w| w.1), now) != Next::Start {
+            return None;
+        }
+        let kinds = wanted.map(|(k, _)| k).unwrap_or_default();
+        let (ptt, ready) = state.read(|c| (c.radio.transmitting(), c.connection.radio_ready));
+        let slow_due = s.slow_at.is_none_or(|t| now >= t + SLOW_PERIOD);
         let round: Vec<MeterKind> = kinds
-            .iter()
-            .copied()
+            .into_iter()
             .filter(|k| profile.has_meter(*k) && in_round(*k, ptt, slow_due))
             .collect();
         if ready && round.contains(&MeterKind::Vd) {
-            *slow_at = Some(now);
+            s.slow_at = Some(now);
         }
-        if !ready || round.is_empty() {
-            return (ready, false);
+        let go = ready && !round.is_empty();
+        s.rounds.started(now, ready, go);
+        if !go {
+            return None;
         }
-        let fanout = self.fanout.clone();
-        let submitted = radio.submit_poll(Command::ReadMeters(round), move |r| {
+        let (number, seq) = (s.rounds.count, s.seq);
+        let (fanout, me) = (self.fanout.clone(), self.me.clone());
+        let reply = move |r| {
             let published = if let Ok(Answer::Meters(values)) = r {
                 fanout.publish(MeterReading {
                     sequence: seq,
@@ -218,15 +195,21 @@ impl MeterPump {
             } else {
                 false
             };
-            let _ = done.try_send((number, published));
-        });
-        (true, submitted.is_ok())
+            if let Some(pump) = me.upgrade() {
+                pump.ended(number, published);
+            }
+        };
+        Some(Job {
+            cmd: Command::ReadMeters(round),
+            reply: Box::new(reply),
+        })
     }
 }
 
 /// When rounds start, sans-IO: one round at a time; the next one period (of the highest
-/// rate asked) after the last one started ([`next_round`]); the reply of the round in
-/// flight is waited for only once the next is due, at most [`REPLY_WAIT`].
+/// rate asked) after the last one started ([`next_round`]), or when the round in flight
+/// ends if that is later; a round whose reply does not come within [`REPLY_WAIT`] is
+/// given up on.
 #[derive(Debug, Default)]
 struct Rounds {
     /// Rounds started so far (the last one's number).
@@ -242,12 +225,9 @@ struct Rounds {
 enum Next {
     /// Start a round now.
     Start,
-    /// Sleep until a change, `until` (`None`: no timer) or, when `for_reply`, the reply
-    /// of the round in flight.
-    Wait {
-        until: Option<Instant>,
-        for_reply: bool,
-    },
+    /// Nothing until a change, the reply of the round in flight, or this time (`None`:
+    /// no timer).
+    Wait(Option<Instant>),
 }
 
 impl Rounds {
@@ -265,20 +245,13 @@ impl Rounds {
             (Some(_), None) => Some(now),
         };
         match (self.in_flight, due) {
-            // its reply is looked at when the next round is due
-            (Some(_), Some(due)) if due > now => Next::Wait {
-                until: Some(due),
-                for_reply: false,
-            },
-            (Some(started), _) => Next::Wait {
-                until: Some(started + REPLY_WAIT),
-                for_reply: true,
-            },
+            (Some(_), Some(due)) if due > now => Next::Wait(Some(due)),
+            // nobody asks: the reply ends the round (or the next ask gives up on it)
+            (Some(_), None) => Next::Wait(None),
+            // due, but the round in flight goes on: its reply, or giving up on it
+            (Some(started), _) => Next::Wait(Some(started + REPLY_WAIT)),
             (None, Some(due)) if due <= now => Next::Start,
-            (None, until) => Next::Wait {
-                until,
-                for_reply: false,
-            },
+            (None, until) => Next::Wait(until),
         }
     }
 
@@ -329,6 +302,76 @@ fn next_round(last: Instant, ready: bool, fps: u32) -> Instant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hub::LatestWins;
+    use crate::profile::ProfileRegistry;
+    use crate::radio::shell::service::initial_content;
+
+    fn kinds(job: &Option<Job>) -> Option<Vec<MeterKind>> {
+        match job.as_ref().map(|j| &j.cmd) {
+            Some(Command::ReadMeters(k)) => Some(k.clone()),
+            Some(c) => panic!("not a meter read: {c:?}"),
+            None => None,
+        }
+    }
+
+    #[test]
+    fn the_pump_hands_the_executor_a_round_when_due_and_publishes_its_reply() {
+        let profile = ProfileRegistry::embedded().get("ic7610").unwrap();
+        let connecting = StateStore::new(initial_content(&profile));
+        let mut content = initial_content(&profile);
+        content.connection.radio_ready = true;
+        let ready = StateStore::new(content);
+        let pump = MeterPump::new(Weak::new());
+        let readings = Arc::new(LatestWins::new(8, None));
+        let _sub = pump.readings().subscribe(readings.clone());
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        assert_eq!(pump.poll_due(t0), None, "nobody asks");
+        assert!(pump.take_poll(t0, &ready, &profile).is_none());
+        use MeterKind::{Power, Smeter, SmeterSub, Vd};
+        pump.demand(1, [Smeter, SmeterSub, Vd, Power], 20);
+        assert_eq!(pump.poll_due(t0), Some(t0));
+        // the radio not ready yet: no round, the next half a second later
+        assert!(pump.take_poll(t0, &connecting, &profile).is_none());
+        assert_eq!(pump.poll_due(ms(10)), Some(ms(500)));
+        // ready: the RX meters and Vd (no TX meter while receiving)
+        let job = pump.take_poll(ms(500), &ready, &profile);
+        assert_eq!(kinds(&job), Some(vec![Smeter, SmeterSub, Vd]));
+        assert_eq!(pump.poll_due(ms(510)), Some(ms(550)));
+        assert!(
+            pump.take_poll(ms(550), &ready, &profile).is_none(),
+            "one round at a time"
+        );
+        (job.unwrap().reply)(Ok(Answer::Meters(vec![(Smeter, 120), (SmeterSub, 7)])));
+        let r = readings.pop().expect("the reply is published");
+        assert_eq!(
+            (r.sequence, r.values.clone(), r.tx),
+            (0, vec![(Smeter, 120), (SmeterSub, 7)], false)
+        );
+        // the next round at once (it is due): Vd not before half a second
+        let job = pump.take_poll(ms(560), &ready, &profile);
+        assert_eq!(kinds(&job), Some(vec![Smeter, SmeterSub]));
+        (job.unwrap().reply)(Err(crate::radio::table::error::CommandError::new(
+            crate::radio::table::error::ErrorCode::RadioTimeout,
+            "no answer",
+        )));
+        assert!(readings.pop().is_none(), "a failed round publishes nothing");
+        let job = pump.take_poll(ms(610), &ready, &profile);
+        (job.unwrap().reply)(Ok(Answer::Meters(vec![(Smeter, 1)])));
+        assert_eq!(
+            readings.pop().unwrap().sequence,
+            1,
+            "numbered by what was published"
+        );
+        // the ask withdrawn: nothing due; stopped: nothing asked any more
+        pump.withdraw(1);
+        assert_eq!(pump.poll_due(ms(700)), None);
+        pump.demand(2, [Smeter], 5);
+        assert_eq!(pump.poll_due(ms(700)), Some(ms(810)), "5 per second");
+        pump.stop();
+        assert_eq!(pump.poll_due(ms(900)), None);
+        assert!(pump.take_poll(ms(900), &ready, &profile).is_none());
+    }
 
     #[test]
     fn vd_is_read_in_both_directions_but_only_when_due() {
@@ -343,34 +386,25 @@ mod tests {
     }
 
     #[test]
-    fn one_round_at_a_time_its_reply_looked_at_when_the_next_is_due() {
+    fn one_round_at_a_time_the_next_due_a_period_after_the_last_began() {
         let t0 = Instant::now();
         let ms = |n: u64| t0 + Duration::from_millis(n);
         let mut r = Rounds::default();
-        let idle = Next::Wait {
-            until: None,
-            for_reply: false,
-        };
+        let idle = Next::Wait(None);
         assert_eq!(r.next(None, t0), idle, "nothing asked: sleep");
         assert_eq!(r.next(Some(20), t0), Next::Start);
         r.started(t0, true, true);
-        // in flight, the next not due: sleep until it is, the reply does not wake us
-        let until_due = Next::Wait {
-            until: Some(ms(50)),
-            for_reply: false,
-        };
+        // in flight, the next not due: wait until it is
+        let until_due = Next::Wait(Some(ms(50)));
         assert_eq!(r.next(Some(20), ms(10)), until_due);
         let mut seq = 0;
         assert!(r.ended((1, true), &mut seq));
         assert_eq!(seq, 1);
         assert_eq!(r.next(Some(20), ms(49)), until_due);
         assert_eq!(r.next(Some(20), ms(50)), Next::Start);
-        // a late reply: waited for once the next round is due, at most 5 s
+        // a late reply: the next round waits for it, at most 5 s
         r.started(ms(50), true, true);
-        let for_reply = Next::Wait {
-            until: Some(ms(5_050)),
-            for_reply: true,
-        };
+        let for_reply = Next::Wait(Some(ms(5_050)));
         assert_eq!(r.next(Some(20), ms(120)), for_reply);
         assert_eq!(r.next(Some(20), ms(5_050)), Next::Start, "given up");
         r.started(ms(5_050), true, true);
@@ -382,22 +416,13 @@ mod tests {
         assert_eq!(seq, 1, "nothing published");
         // not submitted (radio not ready): nothing in flight, half a second to the next
         r.started(ms(5_050), false, false);
-        assert_eq!(
-            r.next(Some(20), ms(5_060)),
-            Next::Wait {
-                until: Some(ms(5_550)),
-                for_reply: false,
-            }
-        );
-        // nobody asks any more while a round is in flight: its reply is waited for
+        assert_eq!(r.next(Some(20), ms(5_060)), Next::Wait(Some(ms(5_550))));
+        // nobody asks any more while a round is in flight: no timer for it
         r.started(ms(5_550), true, true);
-        assert_eq!(
-            r.next(None, ms(5_560)),
-            Next::Wait {
-                until: Some(ms(10_550)),
-                for_reply: true,
-            }
-        );
+        assert_eq!(r.next(None, ms(5_560)), Next::Wait(None));
+        // asked again later: the round in flight still waits its 5 s at most
+        assert_eq!(r.next(Some(20), ms(6_000)), Next::Wait(Some(ms(10_550))));
+        assert_eq!(r.next(Some(20), ms(10_550)), Next::Start);
     }
 
     #[test]

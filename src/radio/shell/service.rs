@@ -9,23 +9,23 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::{Sender, TrySendError};
+use crossbeam_channel::Sender;
 use parking_lot::{Mutex, RwLock};
 
 use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::radio::dispatch::{ClientId, FailureSink};
+use crate::radio::engine::Engine;
 use crate::radio::engine::tx_audio::{TxAudioGate, TxFramer};
 use crate::radio::engine::unknown_radio;
-use crate::radio::engine::{Engine, Job};
 use crate::radio::shell::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
 use crate::radio::shell::audio_pump::{self, PcmBlock};
 use crate::radio::shell::audio_rx::{self, RxAudio};
 use crate::radio::shell::dispatch_shared::SharedQueue;
 use crate::radio::shell::executor::{
     self, CommandResult, EventWatcher, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
-    ExecutorStats, Watchers,
+    ExecutorStats, PollSource, PollSources, Watchers,
 };
 use crate::radio::shell::scope_pump::{self, ScopeOut, SweepPublisher};
 use crate::radio::shell::state_store::StateStore;
@@ -58,7 +58,7 @@ pub struct Radio {
     store: Arc<StateStore>,
     watchers: Watchers,
     queue: Arc<SharedQueue>,
-    polls: Mutex<Option<Sender<Job>>>,
+    polls: PollSources,
     stop: Mutex<Option<Sender<()>>>,
     link: Arc<RadioLink>,
     scope: Arc<Fanout<ScopeOut>>,
@@ -126,7 +126,7 @@ impl Radio {
         rx_audio.attach(&link);
         let (queue, doorbell) = SharedQueue::new(cfg.rate_window, cfg.queue);
         let queue = Arc::new(queue);
-        let (polls_tx, polls_rx) = crossbeam_channel::bounded(64);
+        let polls = PollSources::default();
         let (stop_tx, stop_rx) = crossbeam_channel::bounded(1);
         let exec_stats = Arc::new(Mutex::new(ExecutorStats::default()));
         let engine = Engine::new(
@@ -143,7 +143,7 @@ impl Radio {
             sweeps: edges_rx,
             queue: queue.clone(),
             doorbell,
-            polls: polls_rx,
+            polls: polls.clone(),
             stop: stop_rx,
         };
         let outputs = ExecutorOutputs {
@@ -179,7 +179,7 @@ impl Radio {
             store,
             watchers,
             queue,
-            polls: Mutex::new(Some(polls_tx)),
+            polls,
             stop: Mutex::new(Some(stop_tx)),
             link,
             scope,
@@ -269,25 +269,6 @@ impl Radio {
         self.link.disconnect();
     }
 
-    fn enqueue_poll(&self, job: Job) -> Result<(), CommandError> {
-        let guard = self.polls.lock();
-        let Some(tx) = guard.as_ref() else {
-            return Err(CommandError::new(
-                ErrorCode::RadioUnavailable,
-                "the server is shutting down",
-            ));
-        };
-        tx.try_send(job).map_err(|e| match e {
-            TrySendError::Full(_) => CommandError::new(
-                ErrorCode::RadioBusy,
-                "the radio's command queue is full; try again",
-            ),
-            TrySendError::Disconnected(_) => {
-                CommandError::new(ErrorCode::RadioUnavailable, "the server is shutting down")
-            }
-        })
-    }
-
     /// A client of the radio: its commands queue apart from other clients' and are rate
     /// limited (see [`RadioClient::submit`]); failures of its throttled commands go to
     /// `failures` while it lives.
@@ -314,16 +295,16 @@ impl Radio {
         self.queue.submit_server(cmd, Box::new(reply))
     }
 
-    /// Queues a background command (served when no user command waits).
-    pub fn submit_poll(
-        &self,
-        cmd: Command,
-        reply: impl FnOnce(CommandResult) + Send + 'static,
-    ) -> Result<(), CommandError> {
-        self.enqueue_poll(Job {
-            cmd,
-            reply: Box::new(reply),
-        })
+    /// Has the executor take `source`'s polls (served when no user command may go)
+    /// until the server stops.
+    pub fn add_poll_source(&self, source: Arc<dyn PollSource>) {
+        self.polls.write().push(source);
+        self.queue.ring();
+    }
+
+    /// Wakes the executor: what a poll source asks changed.
+    pub fn wake_polls(&self) {
+        self.queue.ring();
     }
 
     /// Runs a user command and waits for its result.
@@ -383,7 +364,7 @@ impl Radio {
     pub fn shutdown(&self) {
         self.tx_audio.close();
         self.queue.close();
-        self.polls.lock().take();
+        self.polls.write().clear();
         self.stop.lock().take();
         if let Some(t) = self.executor.lock().take() {
             let _ = t.join();

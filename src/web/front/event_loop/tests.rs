@@ -56,7 +56,7 @@ pub(super) fn harness_with(
         })
         .unwrap(),
     );
-    let meters = MeterPump::start(radio.clone()).unwrap();
+    let meters = MeterPump::start(&radio);
     let app = Arc::new(AppCtx::new(radio, meters, WebConfig::default()));
     let cfg = FrontConfig {
         limits,
