@@ -25,6 +25,8 @@
 //! carried with the sweep or the audio block) to the moment the WebSocket frame had
 //! been written to the client's socket.
 
+#[path = "support/io_floor.rs"]
+mod io_floor;
 #[path = "support/opus.rs"]
 mod opus;
 #[path = "support/mod.rs"]
@@ -120,6 +122,11 @@ struct Figures {
     rss_kb: u64,
     hwm_kb: u64,
     frames: Vec<(&'static str, u64)>,
+    usage: Usage,
+}
+
+/// What a process used over a window.
+struct Usage {
     /// Per thread group, highest CPU first: CPU % of one core, wake-ups per second.
     threads: Vec<(String, f64, f64)>,
     /// CPU % of one core: the sum of the threads' (nanosecond clocks; the process's
@@ -129,6 +136,34 @@ struct Figures {
     wakeups: f64,
     /// The process's CPU % of one core in user space and in the kernel (10 ms ticks).
     user_kernel: (f64, f64),
+}
+
+/// What process `pid` uses over the next `secs` seconds, and the window's length.
+fn window(pid: &str, secs: u64) -> (Usage, Duration) {
+    let (threads0, split0, t0) = (thread_use(pid), user_kernel(pid), Instant::now());
+    std::thread::sleep(Duration::from_secs(secs));
+    let (threads1, split1, wall) = (thread_use(pid), user_kernel(pid), t0.elapsed());
+    let pct = |d: Duration| d.as_secs_f64() / wall.as_secs_f64() * 100.0;
+    let mut threads: Vec<(String, f64, f64)> = threads1
+        .into_iter()
+        .map(|(name, t1)| {
+            let t0 = threads0.get(&name).copied().unwrap_or_default();
+            let wakeups = t1.wakeups.saturating_sub(t0.wakeups) as f64 / wall.as_secs_f64();
+            (name, pct(t1.cpu.saturating_sub(t0.cpu)), wakeups)
+        })
+        .filter(|(_, p, w)| *p > 0.0 || *w > 0.0)
+        .collect();
+    threads.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let usage = Usage {
+        cpu_pct: threads.iter().map(|t| t.1).sum(),
+        wakeups: threads.iter().map(|t| t.2).sum(),
+        threads,
+        user_kernel: (
+            pct(split1.0.saturating_sub(split0.0)),
+            pct(split1.1.saturating_sub(split0.1)),
+        ),
+    };
+    (usage, wall)
 }
 
 fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
@@ -178,26 +213,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
         .iter()
         .map(|(_, r)| r.frames.load(Ordering::Relaxed))
         .collect();
-    let (threads0, split0, t0) = (thread_use(pid), user_kernel(pid), Instant::now());
-    std::thread::sleep(Duration::from_secs(secs));
-    let (threads1, split1, wall) = (thread_use(pid), user_kernel(pid), t0.elapsed());
-    let pct = |d: Duration| d.as_secs_f64() / wall.as_secs_f64() * 100.0;
-    let mut threads: Vec<(String, f64, f64)> = threads1
-        .into_iter()
-        .map(|(name, t1)| {
-            let t0 = threads0.get(&name).copied().unwrap_or_default();
-            let wakeups = t1.wakeups.saturating_sub(t0.wakeups) as f64 / wall.as_secs_f64();
-            (name, pct(t1.cpu.saturating_sub(t0.cpu)), wakeups)
-        })
-        .filter(|(_, p, w)| *p > 0.0 || *w > 0.0)
-        .collect();
-    threads.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let cpu_pct = threads.iter().map(|t| t.1).sum();
-    let wakeups = threads.iter().map(|t| t.2).sum();
-    let user_kernel = (
-        pct(split1.0.saturating_sub(split0.0)),
-        pct(split1.1.saturating_sub(split0.1)),
-    );
+    let (usage, wall) = window(pid, secs);
     let rss_kb = status_kb(pid, "VmRSS");
     let hwm_kb = status_kb(pid, "VmHWM");
     let mut frames: Vec<(&'static str, u64)> = Vec::new();
@@ -215,10 +231,7 @@ fn run(addr: SocketAddr, pid: &str, load: Load, secs: u64) -> Figures {
     Figures {
         rss_kb,
         hwm_kb,
-        threads,
-        cpu_pct,
-        wakeups,
-        user_kernel,
+        usage,
         frames: frames
             .into_iter()
             .map(|(k, n)| (k, (n as f64 / wall.as_secs_f64()).round() as u64))
@@ -230,7 +243,7 @@ fn print(label: &str, f: &Figures, threads: bool) {
     let frames: Vec<String> = f.frames.iter().map(|(k, n)| format!("{k} {n}/s")).collect();
     println!(
         "{label:<44} CPU {:>5.2} % of one core   RSS {:>6} kB (this scenario's peak {:>6} kB)   frames: {}",
-        f.cpu_pct,
+        f.usage.cpu_pct,
         f.rss_kb,
         f.hwm_kb,
         if frames.is_empty() {
@@ -240,22 +253,26 @@ fn print(label: &str, f: &Figures, threads: bool) {
         }
     );
     if threads {
-        let t: Vec<String> = f
-            .threads
-            .iter()
-            .take(12)
-            .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
-            .collect();
-        println!(
-            "    {:.0} wake-ups/s; per thread group, % of one core (wake-ups/s): {}",
-            f.wakeups,
-            t.join(", ")
-        );
-        println!(
-            "    user space {:.2} %, kernel {:.2} % of one core (10 ms ticks)",
-            f.user_kernel.0, f.user_kernel.1
-        );
+        print_threads(&f.usage);
     }
+}
+
+fn print_threads(u: &Usage) {
+    let t: Vec<String> = u
+        .threads
+        .iter()
+        .take(12)
+        .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
+        .collect();
+    println!(
+        "    {:.0} wake-ups/s; per thread group, % of one core (wake-ups/s): {}",
+        u.wakeups,
+        t.join(", ")
+    );
+    println!(
+        "    user space {:.2} %, kernel {:.2} % of one core (10 ms ticks)",
+        u.user_kernel.0, u.user_kernel.1
+    );
 }
 
 /// What the benchmark was asked for.
@@ -344,7 +361,7 @@ fn fan_out(o: &Opts) {
             std::thread::sleep(Duration::from_secs(2));
             let f = run(server.addr, &server.pid(), load, o.secs);
             print(&label, &f, o.threads);
-            cpus.push(f.cpu_pct);
+            cpus.push(f.usage.cpu_pct);
         }
         if o.runs > 1 {
             let (m, lo, hi) = spread(&cpus);
@@ -378,9 +395,15 @@ fn fan_out(o: &Opts) {
 
 fn station_load(o: &Opts) {
     println!(
-        "== station load (4 scope at 30 fps, 1 control client with a command every 200 ms, 1 Opus listener, meters at 20 fps) =="
+        "== station load (4 scope at 30 fps, 1 control client with a command every 200 ms, 1 Opus listener, meters at 20 fps), each run followed by its I/O floor (see benches/support/io_floor.rs) =="
     );
-    let mut runs = Vec::new();
+    let audio = {
+        let sim = SimProcess::start("ic7610", &[]);
+        let server = ServerProcess::start(&sim);
+        std::thread::sleep(Duration::from_secs(2));
+        record_rx_audio(server.addr)
+    };
+    let (mut server_runs, mut floor_runs) = (Vec::new(), Vec::new());
     for _ in 0..o.runs {
         let sim = SimProcess::start("ic7610", &[]);
         let server = ServerProcess::start(&sim);
@@ -397,53 +420,95 @@ fn station_load(o: &Opts) {
             o.secs,
         );
         print("station load", &f, o.threads);
-        runs.push(f);
-    }
-    if o.runs > 1 {
-        let cpus: Vec<f64> = runs.iter().map(|f| f.cpu_pct).collect();
-        let wakeups: Vec<f64> = runs.iter().map(|f| f.wakeups).collect();
-        let (m, lo, hi) = spread(&cpus);
+        server_runs.push(f.usage);
+        drop((server, sim));
+        let floor = io_floor::Floor::start(audio.clone());
+        std::thread::sleep(Duration::from_secs(2));
+        let (u, _) = window(&floor.pid(), o.secs);
         println!(
-            "    {} runs: median {m:.2} %, range {lo:.2}..{hi:.2} %; wake-ups/s median {:.0}",
-            o.runs,
-            spread(&wakeups).0
+            "{:<44} CPU {:>5.2} % of one core",
+            "its I/O floor (no logic)", u.cpu_pct
         );
         if o.threads {
-            let mut names: Vec<&str> = runs
-                .iter()
-                .flat_map(|f| f.threads.iter().map(|t| t.0.as_str()))
-                .collect();
-            names.sort_unstable();
-            names.dedup();
-            let mut medians: Vec<(&str, f64, f64)> = names
-                .into_iter()
-                .map(|n| {
-                    let of = |pick: fn(&(String, f64, f64)) -> f64| {
-                        let v: Vec<f64> = runs
-                            .iter()
-                            .map(|f| f.threads.iter().find(|t| t.0 == n).map_or(0.0, pick))
-                            .collect();
-                        spread(&v).0
-                    };
-                    (n, of(|t| t.1), of(|t| t.2))
-                })
-                .collect();
-            medians.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let t: Vec<String> = medians
-                .iter()
-                .take(14)
-                .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
-                .collect();
-            println!("    medians per thread group: {}", t.join(", "));
-            let user: Vec<f64> = runs.iter().map(|f| f.user_kernel.0).collect();
-            let kernel: Vec<f64> = runs.iter().map(|f| f.user_kernel.1).collect();
-            println!(
-                "    medians: user space {:.2} %, kernel {:.2} % of one core",
-                spread(&user).0,
-                spread(&kernel).0
-            );
+            print_threads(&u);
+        }
+        floor_runs.push(u);
+    }
+    if o.runs > 1 {
+        summary("station load", &server_runs, o.threads);
+        summary("I/O floor", &floor_runs, o.threads);
+    }
+}
+
+/// Two seconds of the simulated radio's RX audio as the server hands it on (48 kHz
+/// stereo, i16 little-endian), after a second of warm-up: what the floor's radio sends.
+fn record_rx_audio(addr: SocketAddr) -> Vec<u8> {
+    let mut w = ws(addr, "/api/v1/audio");
+    w.send(Message::Text(
+        json!({"type": "audio_start", "direction": "rx", "codec": "pcm16", "channels": 2})
+            .to_string()
+            .into(),
+    ))
+    .unwrap();
+    let mut pcm = Vec::new();
+    let mut frames = 0;
+    while frames < 150 {
+        if let Message::Binary(b) = w.read().unwrap() {
+            frames += 1;
+            if frames > 50 {
+                pcm.extend_from_slice(&b[8..]);
+            }
         }
     }
+    pcm
+}
+
+/// Medians of `runs`.
+fn summary(label: &str, runs: &[Usage], threads: bool) {
+    let cpus: Vec<f64> = runs.iter().map(|u| u.cpu_pct).collect();
+    let wakeups: Vec<f64> = runs.iter().map(|u| u.wakeups).collect();
+    let (m, lo, hi) = spread(&cpus);
+    println!(
+        "    {label}, {} runs: median {m:.2} %, range {lo:.2}..{hi:.2} %; wake-ups/s median {:.0}",
+        runs.len(),
+        spread(&wakeups).0
+    );
+    if !threads {
+        return;
+    }
+    let mut names: Vec<&str> = runs
+        .iter()
+        .flat_map(|u| u.threads.iter().map(|t| t.0.as_str()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut medians: Vec<(&str, f64, f64)> = names
+        .into_iter()
+        .map(|n| {
+            let of = |pick: fn(&(String, f64, f64)) -> f64| {
+                let v: Vec<f64> = runs
+                    .iter()
+                    .map(|u| u.threads.iter().find(|t| t.0 == n).map_or(0.0, pick))
+                    .collect();
+                spread(&v).0
+            };
+            (n, of(|t| t.1), of(|t| t.2))
+        })
+        .collect();
+    medians.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let t: Vec<String> = medians
+        .iter()
+        .take(14)
+        .map(|(n, p, w)| format!("{n} {p:.3} ({w:.0}/s)"))
+        .collect();
+    println!("    {label}, medians per thread group: {}", t.join(", "));
+    let user: Vec<f64> = runs.iter().map(|u| u.user_kernel.0).collect();
+    let kernel: Vec<f64> = runs.iter().map(|u| u.user_kernel.1).collect();
+    println!(
+        "    {label}, medians: user space {:.2} %, kernel {:.2} % of one core",
+        spread(&user).0,
+        spread(&kernel).0
+    );
 }
 
 fn latency(secs: u64) {
@@ -504,6 +569,10 @@ fn latency(secs: u64) {
 }
 
 fn main() {
+    if std::env::args().any(|a| a == io_floor::CHILD_ARG) {
+        io_floor::child();
+        return;
+    }
     let o = Opts {
         secs: arg("--seconds", 10),
         runs: arg("--runs", 1).max(1),
