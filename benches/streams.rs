@@ -3,14 +3,15 @@
 //! extra client), delivery latency (p50/p99 of scope and Opus frames), Opus encode cost
 //! per 20 ms frame, idle CPU with no clients, and the "station load" scenario (4 scope
 //! clients, 1 control client sending a command every 200 ms, 1 Opus listener, meters at
-//! 20 fps) that later work compares against.
+//! 20 fps) that later work compares against, each run of it followed by its I/O floor
+//! (what only the load's I/O costs, with no logic: `support/io_floor.rs`).
 //!
 //! `cargo bench --bench streams -- [--seconds S] [--runs N] [--only WORD] [--threads]`
 //! (default 10 s per scenario, 1 run; `--only` keeps the parts and fan-out scenarios
 //! whose name contains WORD, e.g. `--only all` for the full load alone, `--only station`
 //! for the station load; `--threads` prints the server's CPU and wake-ups per thread
 //! group and its split between user space and the kernel, and with `--runs` their
-//! medians for the station load). `RIGWEB_BENCH_BIN=<path>` measures
+//! medians for the station load and its floor). `RIGWEB_BENCH_BIN=<path>` measures
 //! another server binary (an older build, for before/after figures).
 //!
 //! CPU and memory: each fan-out scenario starts a fresh server (`rigweb --radio ...`)
