@@ -85,17 +85,24 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
     ok(&ws.cmd("12", "set_cw_speed", json!({"wpm": 25})));
     ok(&ws.cmd("13", "set_comp", json!({"on": true, "level": 40})));
     ok(&ws.cmd("14", "set_mic_gain", json!({"level": 60})));
-    ok(&ws.cmd(
-        "15",
-        "set_scope",
-        json!({"span_hz": 5000, "ref_db": -2.5, "speed": "slow", "hold": false}),
-    ));
+    let given = json!({"span_hz": 5000, "ref_db": -2.5, "speed": "SLOW", "hold": false});
+    let r = ws.cmd("15", "set_scope", given);
+    assert_eq!(
+        ok(&r),
+        &json!({"span_hz": 5000, "ref_db": -2.5, "speed": "slow", "hold": false}),
+        "the parameters as given, the choice by its name"
+    );
     ok(&ws.cmd("15b", "set_scope", json!({"edge": 3})));
     let r = ws.cmd("15c", "set_scope", json!({"edge": 5}));
     assert_eq!(
         r["error"], "invalid_param",
         "the profile has 4 edge sets: {r}"
     );
+    // a whole number is answered as one, not as 3.0 (past the rate window, so that the
+    // command runs instead of being merged)
+    std::thread::sleep(Duration::from_millis(150));
+    let r = ws.cmd("15d", "set_scope", json!({"ref_db": 3}));
+    assert_eq!(ok(&r).to_string(), r#"{"ref_db":3}"#);
     ok(&ws.cmd("16", "set_data_mode", json!({"data": 1})));
     ok(&ws.cmd("16b", "set_monitor_gain", json!({"level": 99})));
     ok(&ws.cmd("16c", "set_vox_gain", json!({"level": 42})));
@@ -160,7 +167,7 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
         ),
         (
             &json!(5000),
-            &json!(-2.5),
+            &json!(3.0),
             &json!("slow"),
             &json!(false),
             &json!(3)
@@ -180,7 +187,7 @@ fn each_control_reaches_the_radio_the_state_and_the_events() {
         Some(&42),
         "VOX gain reached the radio"
     );
-    assert_eq!(snap.scope.rx[0].ref_tenths_db, -25);
+    assert_eq!(snap.scope.rx[0].ref_tenths_db, 30);
     assert_eq!(snap.scope.rx[0].edge, 3);
     // a width the mode does not have, and a mode without widths
     let r = ws.cmd("e1", "set_filter_width", json!({"hz": 2150}));

@@ -2,13 +2,31 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::radio::answer::{Answer, BandChange, MemoryChannel};
+use crate::radio::answer::{Answer, BandChange, Given, MemoryChannel, Written};
+
+/// A write's answer: `receiver` (a receiver's settings) and each parameter as given.
+fn written_json(w: &Written) -> Value {
+    let mut m = Map::new();
+    if let Some(r) = w.receiver {
+        m.insert("receiver".into(), r.code().into());
+    }
+    for (name, given) in &w.values {
+        let v = match given {
+            Given::Bool(b) => Value::Bool(*b),
+            Given::Int(i) => Value::from(*i),
+            Given::Real(x) => serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number),
+            Given::Text(t) => Value::String(t.clone()),
+        };
+        m.insert((*name).into(), v);
+    }
+    Value::Object(m)
+}
 
 /// The `result` of a response to a command that answered `answer`.
 pub fn result_json(answer: &Answer) -> Value {
     match answer {
         Answer::Done => json!({}),
-        Answer::Echo(v) => v.clone(),
+        Answer::Written(w) => written_json(w),
         Answer::Memories(channels) => {
             json!({"channels": channels.iter().map(memory_json).collect::<Vec<_>>()})
         }
@@ -97,7 +115,25 @@ mod tests {
         let main = Target::Receiver(Receiver::Main);
         let cases = [
             (Answer::Done, json!({})),
-            (Answer::Echo(json!({"level": 3})), json!({"level": 3})),
+            (
+                Answer::Written(Written {
+                    receiver: Some(Receiver::Sub),
+                    values: vec![
+                        ("level", Given::Int(3)),
+                        ("offset", Given::Real(3.5)),
+                        ("state", Given::Bool(true)),
+                        ("mode", Given::Text("fast".into())),
+                    ],
+                }),
+                json!({"receiver": 1, "level": 3, "offset": 3.5, "state": true, "mode": "fast"}),
+            ),
+            (
+                Answer::Written(Written {
+                    receiver: None,
+                    values: vec![("span", Given::Int(50_000))],
+                }),
+                json!({"span": 50_000}),
+            ),
             (
                 Answer::Tuned {
                     target: main,

@@ -138,7 +138,7 @@ fn scope(writes: &[(SettingId, i64)]) -> Command {
                 raw,
             })
             .collect(),
-        result: serde_json::json!({}),
+        result: crate::radio::answer::Written::default(),
     }
 }
 

@@ -3,11 +3,9 @@
 //! radio's antenna is never read (spec pitfall 23): the state knows it from these sets
 //! and from transceive reports.
 
-use serde_json::json;
-
 use super::proc::{Cx, Item, Script, Then, route};
 use crate::radio::engine::request::CivRequest;
-use crate::radio::table::answer::Answer;
+use crate::radio::table::answer::{Answer, Given, Written};
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::SettingId;
 use crate::wire::civ::Receiver;
@@ -40,9 +38,11 @@ pub fn set_antenna(cx: &Cx, receiver: Receiver, ant: u8, rx_ant: Option<bool>) -
     }));
     let mut items = r.before;
     items.push(Item::set(r.req, then));
-    let mut result = json!({"receiver": receiver.code(), "ant": ant});
-    if let Some(on) = rx_ant {
-        result["rx_ant"] = on.into();
-    }
-    Script::new(items, Answer::Echo(result)).finally(r.after)
+    let mut values = vec![("ant", Given::Int(i64::from(ant)))];
+    values.extend(rx_ant.map(|on| ("rx_ant", Given::Bool(on))));
+    let result = Written {
+        receiver: Some(receiver),
+        values,
+    };
+    Script::new(items, Answer::Written(result)).finally(r.after)
 }

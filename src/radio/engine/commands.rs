@@ -1,8 +1,6 @@
 //! What each command sends and what it changes in the state (the encoder and
 //! state-effect columns of the command table): the procedure of every [`Command`].
 
-use serde_json::Value;
-
 use crate::profile::{ScopeSourceKind, VfoScheme};
 use crate::radio::engine::antenna::set_antenna;
 use crate::radio::engine::band::SetBand;
@@ -17,7 +15,7 @@ use crate::radio::engine::tuning::{set_freq, set_mode};
 use crate::radio::engine::vfo::{self, Prepared};
 use crate::radio::state::apply;
 use crate::radio::state::encode_write;
-use crate::radio::table::answer::Answer;
+use crate::radio::table::answer::{Answer, Written};
 use crate::radio::table::command::{Command, Write};
 use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::radio::table::settings::Place;
@@ -112,7 +110,7 @@ fn swap_or_equalize(cx: &Cx, command: &Command) -> Script {
 }
 
 /// Writes settings of the table.
-fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
+fn write(cx: &Cx, writes: &[Write], result: Written) -> Script {
     let addr = cx.addr();
     let mut items = Vec::new();
     let mut finally = Vec::new();
@@ -140,7 +138,7 @@ fn write(cx: &Cx, writes: &[Write], result: Value) -> Script {
             items.push(Item::set(req, then));
         }
     }
-    Script::new(items, Answer::Echo(result)).finally(finally)
+    Script::new(items, Answer::Written(result)).finally(finally)
 }
 
 fn scope_output(cx: &mut Cx, on: bool) -> Script {

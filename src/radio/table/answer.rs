@@ -3,9 +3,8 @@
 //! value); they become the `result` JSON of a response only at the web edge
 //! (`web/answer.rs`).
 
-use serde_json::Value;
-
 use crate::radio::table::command::Target;
+pub use crate::radio::table::written::{Given, Written};
 use crate::wire::civ::Mode;
 use crate::wire::meter::MeterKind;
 
@@ -14,9 +13,8 @@ use crate::wire::meter::MeterKind;
 pub enum Answer {
     /// Done, nothing to report.
     Done,
-    /// A write of settings: the parameters as the client gave them (built by the command
-    /// table from the client's JSON, passed through untouched).
-    Echo(Value),
+    /// A write of settings: the parameters as the client gave them.
+    Written(Written),
     /// The frequency of `target` was set.
     Tuned {
         /// Receiver or VFO.

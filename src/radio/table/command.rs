@@ -1,8 +1,7 @@
 //! Typed radio commands, already validated against the profile.
 
-use serde_json::Value;
-
 use crate::radio::table::settings::{Setting, SettingId};
+use crate::radio::table::written::Written;
 use crate::wire::civ::{Mode, Receiver};
 use crate::wire::meter::MeterKind;
 
@@ -93,8 +92,8 @@ pub enum Command {
         vfo: Option<u8>,
         /// The values.
         writes: Vec<Write>,
-        /// The `result` of a successful command.
-        result: Value,
+        /// The answer of a successful command.
+        result: Written,
     },
     /// Tune.
     SetFreq {
@@ -194,7 +193,7 @@ impl Command {
                 receiver: Some(receiver),
                 raw,
             }],
-            result: Value::Object(serde_json::Map::new()),
+            result: Written::default(),
         }
     }
 

@@ -17,6 +17,7 @@ mod params;
 mod rows;
 pub mod settings;
 pub mod values;
+pub mod written;
 
 use serde_json::{Map, Value};
 
@@ -29,6 +30,7 @@ use crate::radio::table::error::{CommandError, ErrorCode};
 use crate::util::vocabulary::vocabulary;
 use crate::wire::civ::Receiver;
 use settings::SettingId;
+use written::{Given, Written};
 
 /// What a command aims at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,10 +227,10 @@ pub fn parse(
                 TargetKind::ScopeReceiver => receiver_arg(&args),
                 _ => Some(target.receiver()),
             };
-            let mut result = Map::new();
-            if spec.target == TargetKind::Receiver {
-                result.insert("receiver".into(), target.receiver().code().into());
-            }
+            let mut result = Written {
+                receiver: (spec.target == TargetKind::Receiver).then(|| target.receiver()),
+                values: Vec::new(),
+            };
             let mut writes = Vec::new();
             for (param, id) in ws {
                 if let Some(raw) = args.raw(param) {
@@ -237,10 +239,9 @@ pub fn parse(
                         receiver,
                         raw,
                     });
-                    result.insert(
-                        (*param).into(),
-                        args.value(param).cloned().unwrap_or_default(),
-                    );
+                    if let Some(given) = args.value(param).and_then(Given::from_json) {
+                        result.values.push((param, given));
+                    }
                 }
             }
             let vfo = match target {
@@ -250,7 +251,7 @@ pub fn parse(
             Command::Write {
                 vfo,
                 writes,
-                result: Value::Object(result),
+                result,
             }
         }
     };

@@ -63,7 +63,13 @@ fn valid_commands() {
     let Command::Write { result, .. } = &att else {
         unreachable!()
     };
-    assert_eq!(result, &json!({"receiver": 1, "db": 45}));
+    assert_eq!(
+        result,
+        &Written {
+            receiver: Some(Receiver::Sub),
+            values: vec![("db", Given::Int(45))],
+        }
+    );
     assert_eq!(
         parse_on("ic7610", "set_band", json!({"band": 16})).unwrap(),
         Command::SetBand(0x10)
@@ -341,17 +347,33 @@ fn choices_are_answered_by_their_canonical_name() {
         Ok(Command::Write { result, .. }) => result,
         other => panic!("{other:?}"),
     };
+    // numbers are answered as given: a whole number as one, a fraction as one
+    let ref_db = |v: Value| result("ic7610", "set_scope", json!({ "ref_db": v })).values;
+    assert_eq!(ref_db(json!(3)), vec![("ref_db", Given::Int(3))]);
+    assert_eq!(ref_db(json!(-10.5)), vec![("ref_db", Given::Real(-10.5))]);
+    assert_eq!(
+        result("ic7610", "set_scope", json!({"hold": true})),
+        Written {
+            receiver: None,
+            values: vec![("hold", Given::Bool(true))],
+        },
+        "a scope setting names no receiver"
+    );
+    let choice = |receiver, name: &'static str, value: &str| Written {
+        receiver,
+        values: vec![(name, Given::Text(value.into()))],
+    };
     assert_eq!(
         result("ic7610", "set_agc", json!({"mode": "FAST"})),
-        json!({"receiver": 0, "mode": "fast"})
+        choice(Some(Receiver::Main), "mode", "fast")
     );
     assert_eq!(
         result("ic7610", "set_agc", json!({"mode": "sLoW", "vfo": "sub"})),
-        json!({"receiver": 1, "mode": "slow"})
+        choice(Some(Receiver::Sub), "mode", "slow")
     );
     assert_eq!(
-        result("ic7610", "set_tuner", json!({"state": "TUNE"}))["state"],
-        "tune"
+        result("ic7610", "set_tuner", json!({"state": "TUNE"})).values,
+        vec![("state", Given::Text("tune".into()))]
     );
     // the parsed arguments name the choice canonically too (VFO aliases included)
     let p = ProfileRegistry::embedded().get("ic705").unwrap();

@@ -4,11 +4,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::{Fate, Pair, code, ok};
 use crate::radio::command::Command;
-use crate::radio::table::answer::{Answer, MemoryChannel, MemoryEntry};
+use crate::radio::table::answer::{Answer, Given, MemoryChannel, MemoryEntry, Written};
 use crate::wire::civ::{Frame, Mode, Receiver, cmd};
 
 /// `(cmd, data)` of the requests sent after the first `from`.
@@ -224,7 +222,10 @@ fn the_antenna_goes_to_its_receiver_in_one_frame_and_a_nak_changes_nothing() {
     }));
     assert_eq!(
         r,
-        Answer::Echo(json!({"receiver": 1, "ant": 2, "rx_ant": true}))
+        Answer::Written(Written {
+            receiver: Some(Receiver::Sub),
+            values: vec![("ant", Given::Int(2)), ("rx_ant", Given::Bool(true))],
+        })
     );
     assert_eq!(
         sent_since(&p, n),
