@@ -1,9 +1,8 @@
 //! The executor thread: a thin shell around the [`Engine`]. It waits on the link's
-//! events and CI-V frames, the scope stream's sweep edges, the command queue's
-//! doorbell, the background lane and the next timer (the engine's, and the end of a
-//! rate-limit window a queued command waits for, the next background poll), feeds
-//! what arrives to the engine,
-//! sends the CI-V bytes the engine hands out, publishes its state updates to the store
+//! events and CI-V frames, the scope stream's sweep edges, the command queue's doorbell
+//! and the next timer (the engine's, the end of a rate-limit window a queued command
+//! waits for, the next background poll), feeds what arrives to the engine, sends the
+//! CI-V bytes the engine hands out, publishes its state updates to the store
 //! (stamping `updatedAt`; the [`EventWatcher`]s see each update's events first) and
 //! calls the replies of finished commands. Commands are handed over one at a time, only
 //! while the engine is idle, so that the fair queue in front of it
@@ -114,9 +113,10 @@ fn flush(engine: &mut Engine, out: &ExecutorOutputs) {
 
 /// The background poll due at `now`, if any.
 fn due_poll(inputs: &ExecutorInputs, out: &ExecutorOutputs, now: Instant) -> Option<Job> {
-    let sources = inputs.polls.read().clone();
     let profile = out.profile.read().clone();
-    sources
+    inputs
+        .polls
+        .read()
         .iter()
         .find_map(|s| s.take_poll(now, &out.store, &profile))
 }
