@@ -131,17 +131,19 @@ impl MeterPump {
         self.demands.lock().clear();
     }
 
-    fn wanted(&self) -> Option<(BTreeSet<MeterKind>, u32)> {
+    /// The highest rate asked (`None`: nobody asks, or stopped). Asked on every turn of
+    /// the executor's loop, so it builds nothing.
+    fn wanted_fps(&self) -> Option<u32> {
         if self.stopped.load(Ordering::Acquire) {
             return None;
         }
+        self.demands.lock().values().map(|x| x.fps).max()
+    }
+
+    /// Every meter asked for.
+    fn wanted_kinds(&self) -> BTreeSet<MeterKind> {
         let d = self.demands.lock();
-        if d.is_empty() {
-            return None;
-        }
-        let kinds = d.values().flat_map(|x| x.kinds.iter().copied()).collect();
-        let fps = d.values().map(|x| x.fps).max().unwrap_or(1);
-        Some((kinds, fps))
+        d.values().flat_map(|x| x.kinds.iter().copied()).collect()
     }
 
     /// Round `number` ended, having `published` a reading or not.
@@ -154,20 +156,19 @@ impl MeterPump {
 
 impl PollSource for MeterPump {
     fn poll_due(&self, now: Instant) -> Option<Instant> {
-        let fps = self.wanted().map(|w| w.1);
-        match self.schedule.lock().rounds.next(fps, now) {
+        match self.schedule.lock().rounds.next(self.wanted_fps(), now) {
             Next::Start => Some(now),
             Next::Wait(until) => until,
         }
     }
 
     fn take_poll(&self, now: Instant, state: &StateStore, profile: &Profile) -> Option<Job> {
-        let wanted = self.wanted();
+        let fps = self.wanted_fps();
         let mut s = self.schedule.lock();
-        if s.rounds.next(wanted.as_ref().map(|w| w.1), now) != Next::Start {
+        if s.rounds.next(fps, now) != Next::Start {
             return None;
         }
-        let kinds = wanted.map(|(k, _)| k).unwrap_or_default();
+        let kinds = self.wanted_kinds();
         let (ptt, ready) = state.read(|c| (c.radio.transmitting(), c.connection.radio_ready));
         let slow_due = s.slow_at.is_none_or(|t| now >= t + SLOW_PERIOD);
         let round: Vec<MeterKind> = kinds
