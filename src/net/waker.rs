@@ -46,6 +46,40 @@ impl Waker {
     }
 }
 
+/// A channel's sending half that wakes the receiving thread after each send: for a
+/// thread that sleeps in [`super::poll::poll`] and drains the channel when woken.
+#[derive(Debug)]
+pub struct WakingSender<T> {
+    tx: crossbeam_channel::Sender<T>,
+    waker: Waker,
+}
+
+impl<T> Clone for WakingSender<T> {
+    fn clone(&self) -> Self {
+        WakingSender {
+            tx: self.tx.clone(),
+            waker: self.waker.clone(),
+        }
+    }
+}
+
+/// An unbounded channel whose sends wake `waker`'s thread.
+pub fn waking_channel<T>(waker: Waker) -> (WakingSender<T>, crossbeam_channel::Receiver<T>) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    (WakingSender { tx, waker }, rx)
+}
+
+impl<T> WakingSender<T> {
+    /// Sends `item` and wakes the receiving thread; false if the receiver is gone.
+    pub fn send(&self, item: T) -> bool {
+        let sent = self.tx.send(item).is_ok();
+        if sent {
+            self.waker.wake();
+        }
+        sent
+    }
+}
+
 impl WakeReceiver {
     /// The descriptor to poll for readability.
     pub fn fd(&self) -> RawFd {
@@ -212,5 +246,22 @@ mod tests {
         w.wake();
         let ready = poll(&[Interest::read(r.fd())], Some(Instant::now())).unwrap();
         assert!(ready[0].readable, "a new wake after clear is seen");
+    }
+
+    #[test]
+    fn a_waking_send_wakes_the_receiver_and_reports_a_closed_channel() {
+        let (w, mut r) = pair().unwrap();
+        let (tx, rx) = waking_channel::<u8>(w);
+        let idle = poll(&[Interest::read(r.fd())], Some(Instant::now())).unwrap();
+        assert!(!idle[0].readable);
+        assert!(tx.send(7));
+        let ready = poll(&[Interest::read(r.fd())], Some(Instant::now())).unwrap();
+        assert!(ready[0].readable, "the send woke the receiving thread");
+        r.clear();
+        assert_eq!(rx.try_recv(), Ok(7));
+        drop(rx);
+        assert!(!tx.send(8), "nobody receives any more");
+        let ready = poll(&[Interest::read(r.fd())], Some(Instant::now())).unwrap();
+        assert!(!ready[0].readable, "a send that failed wakes nobody");
     }
 }

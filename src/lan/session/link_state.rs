@@ -2,10 +2,9 @@
 //! delivers, and the ports' reports to the supervisor.
 
 use std::net::SocketAddr;
+use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use crossbeam_channel::Sender;
 
 use super::audio_client::AudioBlock;
 use super::civ_client::CivClientConfig;
@@ -155,17 +154,33 @@ pub trait Sink<T>: Send + Sync {
     fn deliver(&self, item: T);
 }
 
+/// The one owner of CI-V traffic (the radio's command executor), run on the CI-V port
+/// thread beside the session: the frames the radio sends (scope sweeps excluded) and
+/// the link's events reach it there without a hand-over to another thread, and the
+/// bytes it sends go straight into the session. Its input from other threads (commands,
+/// ...) wakes the thread through [`CivEndpoint::wake_fd`]. None of its calls may block.
+pub trait CivEndpoint: Send {
+    /// A descriptor that becomes readable when input from another thread waits.
+    fn wake_fd(&self) -> RawFd;
+    /// A CI-V frame from the radio (not a scope sweep).
+    fn frame(&mut self, frame: Frame, now: Instant);
+    /// An event of the link.
+    fn link(&mut self, event: LinkEvent, now: Instant);
+    /// Does what is due at `now` (input from other threads, timers), putting the CI-V
+    /// bytes (whole frames) it sends in `send`, in order. Called on every turn of the
+    /// thread, after the frames that arrived.
+    fn turn(&mut self, now: Instant, send: &mut Vec<Vec<u8>>);
+    /// When [`CivEndpoint::turn`] next has work at the latest (`None`: only input).
+    fn poll_timeout(&self, now: Instant) -> Option<Instant>;
+}
+
 /// Where the link delivers what the radio sends.
 #[derive(Clone)]
 pub struct LinkSinks {
-    /// CI-V frames other than scope sweeps (replies, transceive).
-    pub civ: Sender<Frame>,
     /// Scope sweep frames (`27 00`), with when their datagram arrived at the socket.
     pub scope: Arc<dyn Sink<(Frame, Instant)>>,
     /// RX audio, one radio block (20 ms, two or three datagrams) at a time.
     pub audio: Arc<dyn Sink<Vec<AudioBlock>>>,
-    /// Link events.
-    pub events: Sender<LinkEvent>,
 }
 
 /// Events of the control session that the link forwards as they are.

@@ -1,7 +1,8 @@
 //! The radio link: three UDP sockets, each owned by its own thread, around the sans-IO
 //! sessions. The control thread is also the supervisor: it connects, watches the link,
 //! reconnects with bounded backoff (reusing the same sockets and ids) and logs out
-//! cleanly. The CI-V thread routes scope sweeps and other frames to separate sinks.
+//! cleanly. The CI-V thread routes scope sweeps to their sink and runs the owner of CI-V
+//! traffic (a [`CivEndpoint`]: the command executor) beside its session.
 
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
@@ -13,19 +14,18 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 
-use super::link_ports::{AudioCmd, CivCmd, PortHandle, spawn_audio_thread, spawn_civ_thread};
+use super::link_ports::{AudioCmd, PortHandle, spawn_audio_thread, spawn_civ_thread};
 use super::link_shared::{CtlCmd, LinkShared};
 use super::supervisor::Supervisor;
 use crate::net::waker::{self, Waker};
 
 pub use crate::lan::session::link_state::{
-    LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink,
+    CivEndpoint, LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink,
 };
 
 /// Handle to a running link.
 pub struct RadioLink {
     ctl: (Sender<CtlCmd>, Waker),
-    civ: PortHandle<CivCmd>,
     audio: PortHandle<AudioCmd>,
     shared: Arc<LinkShared>,
     threads: Mutex<Vec<JoinHandle<()>>>,
@@ -47,8 +47,13 @@ fn local_ip_for(radio: SocketAddr) -> IpAddr {
 }
 
 impl RadioLink {
-    /// Binds the three sockets, starts the threads and begins connecting.
-    pub fn start(cfg: LinkConfig, sinks: LinkSinks) -> io::Result<RadioLink> {
+    /// Binds the three sockets, starts the threads (`endpoint` runs on the CI-V thread)
+    /// and begins connecting.
+    pub fn start(
+        cfg: LinkConfig,
+        sinks: LinkSinks,
+        endpoint: Box<dyn CivEndpoint>,
+    ) -> io::Result<RadioLink> {
         let ip = local_ip_for(cfg.radio);
         let ctrl_sock = UdpSocket::bind((ip, 0))?;
         let civ_sock = UdpSocket::bind((ip, 0))?;
@@ -73,6 +78,7 @@ impl RadioLink {
             civ_sock,
             cfg.civ.clone(),
             sinks.clone(),
+            endpoint,
             shared.clone(),
             report.clone(),
         )?;
@@ -90,9 +96,8 @@ impl RadioLink {
             ports,
             ctl_rx,
             ctl_wake_rx,
-            civ.handle.clone(),
+            civ.handle,
             audio.handle.clone(),
-            sinks.events,
             shared.clone(),
         )?;
         let sup_thread = std::thread::Builder::new()
@@ -100,7 +105,6 @@ impl RadioLink {
             .spawn(move || sup.run())?;
         let link = RadioLink {
             ctl: (ctl_tx, ctl_waker),
-            civ: civ.handle,
             audio: audio.handle,
             shared,
             threads: Mutex::new(vec![sup_thread, civ.thread, audio.thread]),
@@ -128,11 +132,6 @@ impl RadioLink {
     /// Opens or closes the audio stream (RX audio flows only while open).
     pub fn set_audio(&self, on: bool) {
         self.ctl(CtlCmd::Audio(on));
-    }
-
-    /// Queues CI-V bytes (complete frames) for the radio.
-    pub fn send_civ(&self, bytes: Vec<u8>) {
-        self.civ.send(CivCmd::Send(bytes));
     }
 
     /// Restarts the TX audio sequence (call when transmission starts).

@@ -1,7 +1,8 @@
 //! The CI-V and audio socket threads of the link. Each owns its socket and session;
 //! commands arrive on a channel with a waker, and what the radio sends goes to the
-//! link's sinks (scope sweeps apart from other CI-V frames). Both threads run the same
-//! driver loop ([`drive`]) around a [`PortRole`].
+//! link's sinks (scope sweeps) or, on the CI-V thread, to the [`CivEndpoint`] that runs
+//! there (the command executor, the one owner of CI-V traffic). Both threads run the
+//! same driver loop ([`drive`]) around a [`PortRole`].
 
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
@@ -10,13 +11,13 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, TrySendError};
+use crossbeam_channel::{Receiver, Sender};
 
 use super::link_shared::{CtlCmd, LinkShared, drain, id_for_port};
 use crate::lan::session::audio_client::{AudioClient, AudioEvent};
 use crate::lan::session::civ_client::{CivClient, CivClientConfig, CivEvent};
 use crate::lan::session::discovery::DiscoveryConfig;
-use crate::lan::session::link_state::{LinkSinks, PortReport};
+use crate::lan::session::link_state::{CivEndpoint, LinkEvent, LinkSinks, PortReport};
 use crate::lan::session::recovery::{LanPort, RecoveryTally};
 use crate::net::poll::{Interest, poll};
 use crate::net::waker::{self, WakeReceiver, Waker};
@@ -25,9 +26,12 @@ use crate::wire::civ::{Frame, cmd};
 /// Commands to the CI-V thread.
 #[derive(Debug)]
 pub(super) enum CivCmd {
-    Open { radio: SocketAddr },
+    Open {
+        radio: SocketAddr,
+    },
     Close,
-    Send(Vec<u8>),
+    /// An event of the link, for the endpoint.
+    Event(LinkEvent),
     Shutdown,
 }
 
@@ -107,8 +111,12 @@ trait PortRole: Send + 'static {
     fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>);
     /// Runs timers and hands on events.
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>);
-    /// When `tick` next has work (`None`: only input wakes the thread).
-    fn poll_timeout(&self) -> Option<Instant>;
+    /// When `tick` next has work at `now` (`None`: only input wakes the thread).
+    fn poll_timeout(&self, now: Instant) -> Option<Instant>;
+    /// Another descriptor whose readability wakes the thread for `tick`.
+    fn wake_fd(&self) -> Option<std::os::fd::RawFd> {
+        None
+    }
 }
 
 fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
@@ -148,9 +156,15 @@ fn drive<R: PortRole>(
     let mut buf = vec![0u8; 65536];
     let mut out = Vec::new();
     loop {
-        let deadline = role.poll_timeout();
-        let interests = [Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())];
-        let ready = match poll(&interests, deadline) {
+        let deadline = role.poll_timeout(Instant::now());
+        let extra = role.wake_fd();
+        let interests = [
+            Interest::read(sock.as_raw_fd()),
+            Interest::read(wake.fd()),
+            Interest::read(extra.unwrap_or(-1)),
+        ];
+        let polled = if extra.is_some() { 3 } else { 2 };
+        let ready = match poll(&interests[..polled], deadline) {
             Ok(r) => r,
             Err(e) => {
                 log::error!("{}: poll failed: {e}", role.name());
@@ -204,13 +218,18 @@ struct CivRole {
     to_sup: Report,
     reported_malformed: u64,
     recovery: RecoveryTally,
+    /// The owner of CI-V traffic, run on this thread.
+    endpoint: Box<dyn CivEndpoint>,
+    /// What the endpoint sends, on its way into the session.
+    civ_out: Vec<Vec<u8>>,
 }
 
-/// Starts the CI-V thread on `sock`.
+/// Starts the CI-V thread on `sock`, running `endpoint` beside the session.
 pub(super) fn spawn_civ_thread(
     sock: UdpSocket,
     cfg: CivClientConfig,
     sinks: LinkSinks,
+    endpoint: Box<dyn CivEndpoint>,
     shared: Arc<LinkShared>,
     to_sup: Report,
 ) -> io::Result<PortThread<CivCmd>> {
@@ -225,6 +244,8 @@ pub(super) fn spawn_civ_thread(
         to_sup,
         reported_malformed: 0,
         recovery: RecoveryTally::default(),
+        endpoint,
+        civ_out: Vec::new(),
     };
     spawn(sock, role)
 }
@@ -254,15 +275,7 @@ impl PortRole for CivRole {
                     c.close(now, out);
                 }
             }
-            CivCmd::Send(bytes) => {
-                let sent = self
-                    .client
-                    .as_mut()
-                    .is_some_and(|c| c.send(&bytes, now, out));
-                if !sent {
-                    log::debug!("lan-civ: CI-V stream not up; {} bytes dropped", bytes.len());
-                }
-            }
+            CivCmd::Event(event) => self.endpoint.link(event, now),
             CivCmd::Shutdown => {
                 if let Some(mut c) = self.client.take() {
                     c.close(now, out);
@@ -285,13 +298,41 @@ impl PortRole for CivRole {
     }
 
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
+        self.tick_session(now, out);
+        self.endpoint.turn(now, &mut self.civ_out);
+        for bytes in self.civ_out.drain(..) {
+            let sent = self
+                .client
+                .as_mut()
+                .is_some_and(|c| c.send(&bytes, now, out));
+            if !sent {
+                log::debug!("lan-civ: CI-V stream not up; {} bytes dropped", bytes.len());
+            }
+        }
+    }
+
+    fn poll_timeout(&self, now: Instant) -> Option<Instant> {
+        let session = self.client.as_ref().and_then(|c| c.poll_timeout());
+        let endpoint = self.endpoint.poll_timeout(now);
+        session.into_iter().chain(endpoint).min()
+    }
+
+    fn wake_fd(&self) -> Option<std::os::fd::RawFd> {
+        Some(self.endpoint.wake_fd())
+    }
+}
+
+impl CivRole {
+    /// Runs the session's timers and hands on its events: frames to the sinks and the
+    /// endpoint, the rest to the supervisor.
+    fn tick_session(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
         let Some(c) = self.client.as_mut() else {
             return;
         };
         c.poll(now, out);
         for ev in c.take_events() {
             match ev {
-                CivEvent::Frames(frames) => route(frames, &self.sinks, now),
+                CivEvent::Frames(frames) => route(frames, &self.sinks, &mut *self.endpoint, now),
                 CivEvent::Opened => report(&self.to_sup, PortReport::CivOpened),
                 CivEvent::Recovering => report(&self.to_sup, PortReport::CivRecovering),
                 CivEvent::Recovered => report(&self.to_sup, PortReport::CivRecovered),
@@ -312,21 +353,16 @@ impl PortRole for CivRole {
             self.reported_malformed = malformed;
         }
     }
-
-    fn poll_timeout(&self) -> Option<Instant> {
-        self.client.as_ref().and_then(|c| c.poll_timeout())
-    }
 }
 
 /// Hands scope sweeps (`27 00`) to the scope sink (stamped with `now`, when their
-/// datagram arrived) and sends everything else to the CI-V sink, whose fullness is
-/// logged.
-fn route(frames: Vec<Frame>, sinks: &LinkSinks, now: Instant) {
+/// datagram arrived) and everything else to the endpoint.
+fn route(frames: Vec<Frame>, sinks: &LinkSinks, endpoint: &mut dyn CivEndpoint, now: Instant) {
     for f in frames {
         if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
             sinks.scope.deliver((f, now));
-        } else if let Err(TrySendError::Full(f)) = sinks.civ.try_send(f) {
-            log::warn!("link: CI-V consumer is behind; frame {:02X} dropped", f.cmd);
+        } else {
+            endpoint.frame(f, now);
         }
     }
 }
@@ -438,7 +474,7 @@ impl PortRole for AudioRole {
         );
     }
 
-    fn poll_timeout(&self) -> Option<Instant> {
+    fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
         self.client.as_ref().and_then(|c| c.poll_timeout())
     }
 }

@@ -9,7 +9,7 @@ use std::os::fd::AsRawFd;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 
 use super::link_ports::{AudioCmd, CivCmd, PortHandle};
 use super::link_shared::{CtlCmd, LinkShared, drain, id_for_port};
@@ -30,7 +30,6 @@ pub(super) struct Supervisor {
     wake: WakeReceiver,
     civ: PortHandle<CivCmd>,
     audio: PortHandle<AudioCmd>,
-    events: Sender<LinkEvent>,
     shared: Arc<LinkShared>,
     policy: LinkPolicy,
     session: Option<ControlClient>,
@@ -50,7 +49,6 @@ impl Supervisor {
         wake: WakeReceiver,
         civ: PortHandle<CivCmd>,
         audio: PortHandle<AudioCmd>,
-        events: Sender<LinkEvent>,
         shared: Arc<LinkShared>,
     ) -> io::Result<Supervisor> {
         sock.set_nonblocking(true)?;
@@ -75,7 +73,6 @@ impl Supervisor {
             wake,
             civ,
             audio,
-            events,
             shared,
             policy,
             session: None,
@@ -98,14 +95,14 @@ impl Supervisor {
         log::debug!("link: {:?} -> {:?}", st.state, state);
         st.state = state.clone();
         drop(st);
-        let _ = self.events.send(LinkEvent::State(state));
+        self.civ_cmd(CivCmd::Event(LinkEvent::State(state)));
     }
 
     fn emit(&self, e: LinkEvent) {
         if let LinkEvent::Failed { message, .. } = &e {
             self.shared.status.lock().last_error = Some(message.clone());
         }
-        let _ = self.events.send(e);
+        self.civ_cmd(CivCmd::Event(e));
     }
 
     /// A fresh random, non-zero login request id.

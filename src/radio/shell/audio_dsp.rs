@@ -27,6 +27,7 @@ use crate::dsp::reframe::Reframer;
 use crate::dsp::resample::Resampler;
 use crate::dsp::{WEB_FRAME, WEB_RATE};
 use crate::hub::Fanout;
+use crate::net::waker::WakingSender;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::engine::scope::SweepEdges;
 use crate::radio::shell::audio_pump::PcmBlock;
@@ -195,7 +196,7 @@ pub struct DspOutputs {
     /// The state (dial, mode).
     pub store: Arc<StateStore>,
     /// The scope edges of audio-FFT sweeps, to the engine (the state's one writer).
-    pub edges: Sender<SweepEdges>,
+    pub edges: WakingSender<SweepEdges>,
     /// What the DSP does, counted.
     pub counters: Arc<DspCounters>,
 }

@@ -6,9 +6,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
 
+use crate::net::waker::Waker;
 use crate::radio::dispatch::{Answers, ClientId, Dispatcher, FailureSink};
 use crate::radio::engine::{Job, Reply};
 use crate::radio::table::command::{Command, RateClass};
@@ -17,7 +17,7 @@ use crate::radio::table::error::CommandError;
 /// See the module docs.
 pub struct SharedQueue {
     dispatcher: Mutex<Dispatcher>,
-    doorbell: Sender<()>,
+    doorbell: Waker,
     next_client: AtomicU64,
 }
 
@@ -29,15 +29,13 @@ fn deliver(answers: Answers) {
 
 impl SharedQueue {
     /// A queue with a rate-limit `window` and at most `capacity` commands per client;
-    /// the receiver rings when a command was queued.
-    pub fn new(window: Duration, capacity: usize) -> (SharedQueue, Receiver<()>) {
-        let (doorbell, rings) = crossbeam_channel::bounded(1);
-        let q = SharedQueue {
+    /// `doorbell` is woken when a command was queued.
+    pub fn new(window: Duration, capacity: usize, doorbell: Waker) -> SharedQueue {
+        SharedQueue {
             dispatcher: Mutex::new(Dispatcher::new(window, capacity)),
             doorbell,
             next_client: AtomicU64::new(ClientId::SERVER.0 + 1),
-        };
-        (q, rings)
+        }
     }
 
     /// A new client whose throttled commands' failures go to `failures`.
@@ -66,8 +64,7 @@ impl SharedQueue {
             self.dispatcher
                 .lock()
                 .offer(from, name, class, cmd, reply, Instant::now())?;
-        // a full doorbell has rung already
-        let _ = self.doorbell.try_send(());
+        self.doorbell.wake();
         deliver(answers);
         Ok(())
     }
@@ -89,8 +86,7 @@ impl SharedQueue {
 
     /// Wakes the executor (what its background polls ask changed).
     pub fn ring(&self) {
-        // a full doorbell has rung already
-        let _ = self.doorbell.try_send(());
+        self.doorbell.wake();
     }
 
     /// Refuses everything from now on; what waits is answered "shutting down".

@@ -1,22 +1,27 @@
-//! The executor thread: a thin shell around the [`Engine`]. It waits on the link's
-//! events and CI-V frames, the scope stream's sweep edges, the command queue's doorbell
-//! and the next timer (the engine's, the end of a rate-limit window a queued command
-//! waits for, the next background poll), feeds what arrives to the engine, sends the
-//! CI-V bytes the engine hands out, publishes its state updates to the store
-//! (stamping `updatedAt`; the [`EventWatcher`]s see each update's events first) and
-//! calls the replies of finished commands. Commands are handed over one at a time, only
-//! while the engine is idle, so that the fair queue in front of it
-//! ([`SharedQueue`](crate::radio::shell::dispatch_shared::SharedQueue): a queue per client, served in turn,
-//! unkeys first) decides who goes next; background polls ([`PollSource`]s: the meter
-//! schedule) go when no command may, their timers kept by this thread.
+//! The executor: a thin shell around the [`Engine`], run on the link's CI-V thread as its
+//! [`CivEndpoint`] (the one owner of CI-V traffic sits beside the socket, so that a reply
+//! and the next request cross no thread). It takes the radio's CI-V frames and the link's
+//! events as they arrive there; the scope stream's sweep edges, queued commands and a
+//! change of what the background polls ask ring its waker. On every turn of that thread
+//! it feeds the engine, runs the timers (the engine's, the end of a rate-limit window a
+//! queued command waits for, the next background poll), publishes the engine's state
+//! updates to the store (stamping `updatedAt`; the [`EventWatcher`]s see each update's
+//! events first), calls the replies of finished commands and hands the CI-V bytes the
+//! engine sends to the session. Commands are handed over one at a time, only while the
+//! engine is idle, so that the fair queue in front of it
+//! ([`SharedQueue`](crate::radio::shell::dispatch_shared::SharedQueue): a queue per
+//! client, served in turn, unkeys first) decides who goes next; background polls
+//! ([`PollSource`]s: the meter schedule) go when no command may.
 
+use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use crossbeam_channel::{Receiver, never, select};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use parking_lot::{Mutex, RwLock};
 
-use crate::lan::link::{LinkEvent, RadioLink};
+use crate::lan::link::{CivEndpoint, LinkEvent};
+use crate::net::waker::WakeReceiver;
 use crate::profile::Profile;
 use crate::radio::engine::scope::SweepEdges;
 use crate::radio::engine::{Engine, EngineEvent, EngineStats};
@@ -29,22 +34,19 @@ pub use crate::radio::engine::{
     CommandResult, EngineConfig as ExecutorConfig, EngineStats as ExecutorStats, Job,
 };
 
-/// Where the executor gets its input.
+/// Where the executor gets its input from other threads (the radio's frames and the
+/// link's events come through [`CivEndpoint`]).
 pub struct ExecutorInputs {
-    /// CI-V frames from the link (scope sweeps excluded).
-    pub civ: Receiver<Frame>,
-    /// Link events.
-    pub link: Receiver<LinkEvent>,
+    /// Rung by every input below.
+    pub wake: WakeReceiver,
     /// The edges of the scope's sweeps, as they change.
     pub sweeps: Receiver<SweepEdges>,
-    /// Client commands (the fair queue).
+    /// Client commands (the fair queue); queueing one rings the waker.
     pub queue: Arc<SharedQueue>,
-    /// Rings when a command was queued.
-    pub doorbell: Receiver<()>,
     /// Background polls (meters), served when no client command may go; a change of
-    /// what they ask rings the doorbell.
+    /// what they ask rings the waker.
     pub polls: PollSources,
-    /// Closed (sender dropped) to stop the executor.
+    /// Closed (sender dropped, then the waker rung) to stop the executor.
     pub stop: Receiver<()>,
 }
 
@@ -74,10 +76,9 @@ pub trait PollSource: Send + Sync {
 /// The poll sources, registered while the executor runs.
 pub type PollSources = Arc<RwLock<Vec<Arc<dyn PollSource>>>>;
 
-/// Where the executor puts what the engine hands out.
+/// Where the executor puts what the engine hands out (its CI-V bytes go to the link's
+/// session, through [`CivEndpoint::turn`]).
 pub struct ExecutorOutputs {
-    /// The link (CI-V bytes go there).
-    pub link: Arc<RadioLink>,
     /// The state resource (the engine's updates are published there).
     pub store: Arc<StateStore>,
     /// Told of every update's events.
@@ -89,128 +90,170 @@ pub struct ExecutorOutputs {
 }
 
 /// Longest wait for the transmitter to be released when stopping.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 
-fn flush(engine: &mut Engine, out: &ExecutorOutputs) {
-    while let Some(bytes) = engine.poll_transmit() {
-        out.link.send_civ(bytes);
+/// The executor: see the module docs.
+pub struct Executor {
+    engine: Engine,
+    inputs: ExecutorInputs,
+    out: ExecutorOutputs,
+    /// The scope stream may end first: then its channel is not read any more.
+    sweeps_open: bool,
+    /// When it was told to stop.
+    stopping: Option<Instant>,
+    /// Dropped once it has stopped (it does nothing more then).
+    running: Option<Sender<()>>,
+}
+
+impl Executor {
+    /// An executor of `engine`, fed by `inputs`, publishing to `out`. It drops `running`
+    /// once it has stopped: the transmitter released, or the grace to release it over.
+    pub fn new(
+        engine: Engine,
+        inputs: ExecutorInputs,
+        out: ExecutorOutputs,
+        running: Sender<()>,
+    ) -> Executor {
+        Executor {
+            engine,
+            inputs,
+            out,
+            sweeps_open: true,
+            stopping: None,
+            running: Some(running),
+        }
     }
-    while let Some(ev) = engine.poll_event() {
-        match ev {
-            EngineEvent::State(update) => {
-                let watchers = out.watchers.read().clone();
-                for w in &watchers {
-                    w.on_events(update.events());
+
+    fn stopped(&self) -> bool {
+        self.running.is_none()
+    }
+
+    /// Hands what the engine has out: its CI-V bytes to `send`, its state updates to the
+    /// store (the watchers first), its results to their replies.
+    fn flush(&mut self, send: &mut Vec<Vec<u8>>) {
+        let (engine, out) = (&mut self.engine, &self.out);
+        while let Some(bytes) = engine.poll_transmit() {
+            send.push(bytes);
+        }
+        while let Some(ev) = engine.poll_event() {
+            match ev {
+                EngineEvent::State(update) => {
+                    let watchers = out.watchers.read().clone();
+                    for w in &watchers {
+                        w.on_events(update.events());
+                    }
+                    out.store.publish(update, SystemTime::now());
                 }
-                out.store.publish(update, SystemTime::now());
+                EngineEvent::Completed(reply, result) => reply(result),
+                EngineEvent::ProfileChanged(p) => *out.profile.write() = p,
             }
-            EngineEvent::Completed(reply, result) => reply(result),
-            EngineEvent::ProfileChanged(p) => *out.profile.write() = p,
+        }
+        *out.stats.lock() = engine.stats();
+    }
+
+    /// The background poll due at `now`, if any.
+    fn due_poll(&self, now: Instant) -> Option<Job> {
+        let profile = self.out.profile.read().clone();
+        self.inputs
+            .polls
+            .read()
+            .iter()
+            .find_map(|s| s.take_poll(now, &self.out.store, &profile))
+    }
+
+    /// Hands the engine what may go now while it takes commands: the next client
+    /// command (unkeys first, clients in turn), else a background poll that is due.
+    fn hand_over(&mut self, now: Instant) {
+        while self.engine.wants_job() {
+            if let Some(job) = self.inputs.queue.next(now) {
+                self.engine.submit(job, now);
+            } else if let Some(job) = self.due_poll(now) {
+                self.engine.submit_background(job, now);
+            } else {
+                break;
+            }
         }
     }
-    *out.stats.lock() = engine.stats();
-}
 
-/// The background poll due at `now`, if any.
-fn due_poll(inputs: &ExecutorInputs, out: &ExecutorOutputs, now: Instant) -> Option<Job> {
-    let profile = out.profile.read().clone();
-    inputs
-        .polls
-        .read()
-        .iter()
-        .find_map(|s| s.take_poll(now, &out.store, &profile))
-}
-
-/// When the next background poll is due.
-fn next_poll(inputs: &ExecutorInputs, now: Instant) -> Option<Instant> {
-    inputs
-        .polls
-        .read()
-        .iter()
-        .filter_map(|s| s.poll_due(now))
-        .min()
-}
-
-/// Hands the engine what may go now while it takes commands: the next client command
-/// (unkeys first, clients in turn), else a background poll that is due. True if it
-/// handed anything.
-fn hand_over(
-    engine: &mut Engine,
-    inputs: &ExecutorInputs,
-    out: &ExecutorOutputs,
-    now: Instant,
-) -> bool {
-    let mut any = false;
-    while engine.wants_job() {
-        if let Some(job) = inputs.queue.next(now) {
-            engine.submit(job, now);
-        } else if let Some(job) = due_poll(inputs, out, now) {
-            engine.submit_background(job, now);
-        } else {
-            break;
+    /// Takes what other threads sent: a stop, the sweeps' edges.
+    fn take_inputs(&mut self, now: Instant) {
+        self.inputs.wake.clear();
+        if self.stopping.is_none()
+            && matches!(
+                self.inputs.stop.try_recv(),
+                Ok(()) | Err(TryRecvError::Disconnected)
+            )
+        {
+            self.stopping = Some(now);
+            self.engine.shutdown(now);
         }
-        any = true;
+        while self.sweeps_open {
+            match self.inputs.sweeps.try_recv() {
+                Ok(e) => self.engine.handle_sweep_edges(e),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => self.sweeps_open = false,
+            }
+        }
     }
-    any
 }
 
-/// Runs `engine` until stopped, then releases PTT if it may be keyed.
-pub fn run(mut engine: Engine, inputs: ExecutorInputs, out: ExecutorOutputs) {
-    let mut stopping: Option<Instant> = None;
-    // the scope stream may end first: then its channel is not waited on any more
-    let mut sweeps = inputs.sweeps.clone();
-    loop {
-        let now = Instant::now();
-        if stopping.is_none() && hand_over(&mut engine, &inputs, &out, now) {
-            flush(&mut engine, &out);
+impl CivEndpoint for Executor {
+    fn wake_fd(&self) -> RawFd {
+        self.inputs.wake.fd()
+    }
+
+    fn frame(&mut self, frame: Frame, now: Instant) {
+        if !self.stopped() {
+            self.engine.handle_frame(frame, now);
         }
-        let wants = stopping.is_none() && engine.wants_job();
-        let mut next = engine.poll_timeout();
-        if wants {
-            for t in [inputs.queue.poll_timeout(now), next_poll(&inputs, now)]
-                .into_iter()
-                .flatten()
-            {
+    }
+
+    fn link(&mut self, event: LinkEvent, now: Instant) {
+        if !self.stopped() {
+            self.engine.handle_link(event, now);
+        }
+    }
+
+    fn turn(&mut self, now: Instant, send: &mut Vec<Vec<u8>>) {
+        if self.stopped() {
+            self.inputs.wake.clear();
+            return;
+        }
+        self.take_inputs(now);
+        self.engine.handle_timeout(now);
+        // published before a poll is chosen: the meters asked depend on the state
+        self.flush(send);
+        if self.stopping.is_none() {
+            self.hand_over(now);
+            self.flush(send);
+        }
+        if let Some(t) = self.stopping
+            && (self.engine.is_settled() || now >= t + SHUTDOWN_GRACE)
+        {
+            self.running = None;
+        }
+    }
+
+    fn poll_timeout(&self, now: Instant) -> Option<Instant> {
+        if self.stopped() {
+            return None;
+        }
+        let mut next = self.engine.poll_timeout();
+        if self.stopping.is_none() && self.engine.wants_job() {
+            let polls = self.inputs.polls.read();
+            let due = polls.iter().filter_map(|s| s.poll_due(now));
+            for t in due.chain(self.inputs.queue.poll_timeout(now)) {
                 next = Some(next.map_or(t, |n| n.min(t)));
             }
         }
-        let mut timeout = next
-            .map(|t| t.saturating_duration_since(now))
-            .unwrap_or(Duration::from_secs(3600));
-        if let Some(t) = stopping {
-            timeout = timeout.min((t + SHUTDOWN_GRACE).saturating_duration_since(now));
+        if let Some(t) = self.stopping {
+            let end = t + SHUTDOWN_GRACE;
+            next = Some(next.map_or(end, |n| n.min(end)));
         }
-        let stop = if stopping.is_none() {
-            inputs.stop.clone()
-        } else {
-            never()
-        };
-        select! {
-            recv(stop) -> _ => {
-                stopping = Some(Instant::now());
-                engine.shutdown(Instant::now());
-            },
-            recv(inputs.link) -> ev => match ev {
-                Ok(ev) => engine.handle_link(ev, Instant::now()),
-                Err(_) => break,
-            },
-            recv(inputs.civ) -> f => match f {
-                Ok(f) => engine.handle_frame(f, Instant::now()),
-                Err(_) => break,
-            },
-            recv(sweeps) -> e => match e {
-                Ok(e) => engine.handle_sweep_edges(e),
-                Err(_) => sweeps = never(),
-            },
-            recv(inputs.doorbell) -> _ => {},
-            default(timeout) => {}
-        }
-        engine.handle_timeout(Instant::now());
-        flush(&mut engine, &out);
-        if let Some(t) = stopping
-            && (engine.is_settled() || Instant::now() >= t + SHUTDOWN_GRACE)
-        {
-            break;
-        }
+        next
     }
 }
+
+#[cfg(test)]
+#[path = "executor_tests.rs"]
+mod tests;

@@ -9,11 +9,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 use parking_lot::{Mutex, RwLock};
 
 use crate::hub::Fanout;
 use crate::lan::link::Sink;
+use crate::net::waker::WakingSender;
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::engine::scope::{ScopeAssembler, SweepEdges, to_web_scale};
 use crate::radio::engine::scope_output::ScopeOutputSwitch;
@@ -48,7 +49,7 @@ struct Assembly {
 pub struct SweepPublisher {
     profile: Arc<RwLock<Arc<Profile>>>,
     store: Arc<StateStore>,
-    edges: Sender<SweepEdges>,
+    edges: WakingSender<SweepEdges>,
     fanout: Arc<Fanout<ScopeOut>>,
     assembly: Mutex<Assembly>,
 }
@@ -59,7 +60,7 @@ impl SweepPublisher {
     pub fn new(
         profile: Arc<RwLock<Arc<Profile>>>,
         store: Arc<StateStore>,
-        edges: Sender<SweepEdges>,
+        edges: WakingSender<SweepEdges>,
         fanout: Arc<Fanout<ScopeOut>>,
     ) -> SweepPublisher {
         SweepPublisher {

@@ -1,5 +1,6 @@
 //! The radio as the rest of the program sees it: starts the link (with the scope and RX
-//! audio producers as its sinks), the executor and the threads that follow who listens
+//! audio producers as its sinks and the executor on its CI-V thread) and the threads
+//! that follow who listens
 //! to the streams; takes commands (each client through its own [`RadioClient`]: its own
 //! queue and rate limits, served in turn with the others); exposes the state store and
 //! the stream fan-outs; shuts everything down in order (PTT released, clean logout).
@@ -9,11 +10,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Receiver, Sender};
 use parking_lot::{Mutex, RwLock};
 
 use crate::hub::{Discard, Fanout, Subscription};
 use crate::lan::link::{LinkConfig, LinkSinks, LinkStatus, RadioLink};
+use crate::net::waker::{self, Waker, waking_channel};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::radio::dispatch::{ClientId, FailureSink};
 use crate::radio::engine::Engine;
@@ -24,8 +26,8 @@ use crate::radio::shell::audio_pump::{self, PcmBlock};
 use crate::radio::shell::audio_rx::{self, RxAudio};
 use crate::radio::shell::dispatch_shared::SharedQueue;
 use crate::radio::shell::executor::{
-    self, CommandResult, EventWatcher, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
-    ExecutorStats, PollSource, PollSources, Watchers,
+    CommandResult, EventWatcher, Executor, ExecutorConfig, ExecutorInputs, ExecutorOutputs,
+    ExecutorStats, PollSource, PollSources, SHUTDOWN_GRACE, Watchers,
 };
 use crate::radio::shell::scope_pump::{self, ScopeOut, SweepPublisher};
 use crate::radio::shell::state_store::StateStore;
@@ -59,7 +61,11 @@ pub struct Radio {
     watchers: Watchers,
     queue: Arc<SharedQueue>,
     polls: PollSources,
+    /// Dropped (and the executor woken) to stop the executor.
     stop: Mutex<Option<Sender<()>>>,
+    exec_waker: Waker,
+    /// Closed once the executor has stopped.
+    executor_stopped: Receiver<()>,
     link: Arc<RadioLink>,
     scope: Arc<Fanout<ScopeOut>>,
     audio: Arc<Fanout<PcmBlock>>,
@@ -69,7 +75,6 @@ pub struct Radio {
     dsp_counters: Arc<DspCounters>,
     sample_rate: u32,
     exec_stats: Arc<Mutex<ExecutorStats>>,
-    executor: Mutex<Option<JoinHandle<()>>>,
     pumps: Mutex<Vec<JoinHandle<()>>>,
     tx_audio: Arc<TxAudioGate>,
 }
@@ -83,8 +88,8 @@ pub fn initial_content(p: &Profile) -> StateContent {
 impl Radio {
     /// Starts the link and the threads around it.
     pub fn start(cfg: RadioConfig) -> io::Result<Radio> {
-        let (civ_tx, civ_rx) = crossbeam_channel::bounded(4096);
-        let (ev_tx, ev_rx) = crossbeam_channel::unbounded();
+        // the executor runs on the link's CI-V thread; what other threads hand it rings this
+        let (exec_waker, exec_wake) = waker::pair()?;
         let sample_rate = cfg.link.control.sample_rate;
         let store = Arc::new(StateStore::new(initial_content(&cfg.profile)));
         let profile = Arc::new(RwLock::new(cfg.profile));
@@ -99,7 +104,7 @@ impl Radio {
         });
         let dsp_counters = Arc::new(DspCounters::default());
         // the scope edges the sweeps show go to the engine, the state's one writer
-        let (edges_tx, edges_rx) = crossbeam_channel::unbounded();
+        let (edges_tx, edges_rx) = waking_channel(exec_waker.clone());
         let rx_audio = RxAudio::new(
             cfg.link.control.rx_codec,
             sample_rate,
@@ -114,20 +119,14 @@ impl Radio {
             },
         );
         let sweeps = SweepPublisher::new(profile.clone(), store.clone(), edges_tx, scope.clone());
-        let link = Arc::new(RadioLink::start(
-            cfg.link,
-            LinkSinks {
-                civ: civ_tx,
-                scope: Arc::new(sweeps),
-                audio: rx_audio.clone(),
-                events: ev_tx,
-            },
-        )?);
-        rx_audio.attach(&link);
-        let (queue, doorbell) = SharedQueue::new(cfg.rate_window, cfg.queue);
-        let queue = Arc::new(queue);
+        let queue = Arc::new(SharedQueue::new(
+            cfg.rate_window,
+            cfg.queue,
+            exec_waker.clone(),
+        ));
         let polls = PollSources::default();
         let (stop_tx, stop_rx) = crossbeam_channel::bounded(1);
+        let (running, stopped) = crossbeam_channel::bounded(1);
         let exec_stats = Arc::new(Mutex::new(ExecutorStats::default()));
         let engine = Engine::new(
             cfg.executor,
@@ -138,24 +137,28 @@ impl Radio {
         let tx_audio = engine.tx_audio_gate();
         let watchers = Watchers::default();
         let inputs = ExecutorInputs {
-            civ: civ_rx,
-            link: ev_rx,
+            wake: exec_wake,
             sweeps: edges_rx,
             queue: queue.clone(),
-            doorbell,
             polls: polls.clone(),
             stop: stop_rx,
         };
         let outputs = ExecutorOutputs {
-            link: link.clone(),
             store: store.clone(),
             watchers: watchers.clone(),
             profile: profile.clone(),
             stats: exec_stats.clone(),
         };
-        let executor = std::thread::Builder::new()
-            .name("executor".into())
-            .spawn(move || executor::run(engine, inputs, outputs))?;
+        let executor = Executor::new(engine, inputs, outputs, running);
+        let link = Arc::new(RadioLink::start(
+            cfg.link,
+            LinkSinks {
+                scope: Arc::new(sweeps),
+                audio: rx_audio.clone(),
+            },
+            Box::new(executor),
+        )?);
+        rx_audio.attach(&link);
         let (pumps_stop_tx, pumps_stop) = crossbeam_channel::bounded::<()>(1);
         let scope_thread = {
             let (p, j, counts) = (
@@ -181,6 +184,8 @@ impl Radio {
             queue,
             polls,
             stop: Mutex::new(Some(stop_tx)),
+            exec_waker,
+            executor_stopped: stopped,
             link,
             scope,
             audio,
@@ -189,7 +194,6 @@ impl Radio {
             dsp_counters,
             sample_rate,
             exec_stats,
-            executor: Mutex::new(Some(executor)),
             pumps: Mutex::new(vec![scope_thread, audio_thread]),
             tx_audio,
         })
@@ -366,9 +370,11 @@ impl Radio {
         self.queue.close();
         self.polls.write().clear();
         self.stop.lock().take();
-        if let Some(t) = self.executor.lock().take() {
-            let _ = t.join();
-        }
+        self.exec_waker.wake();
+        // it releases PTT on the link's CI-V thread, giving up after SHUTDOWN_GRACE
+        let _ = self
+            .executor_stopped
+            .recv_timeout(SHUTDOWN_GRACE + Duration::from_secs(1));
         self.link.shutdown();
         self.pumps_stop.lock().take();
         for t in self.pumps.lock().drain(..) {

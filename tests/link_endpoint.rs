@@ -1,0 +1,220 @@
+//! The link's CI-V thread runs the owner of CI-V traffic (a `CivEndpoint`) beside its
+//! session, against the simulated radio over real UDP on 127.0.0.1: every call reaches
+//! the endpoint on `lan-civ`, the link's events arrive in order there, input from another
+//! thread wakes it, what it sends reaches the radio and the reply comes back to it
+//! without another thread; bytes sent while the CI-V stream is down are dropped, and a
+//! reconnect brings requests back.
+
+mod common;
+
+use std::os::fd::RawFd;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use crossbeam_channel::Receiver;
+use parking_lot::Mutex;
+use rigweb::lan::audio_client::AudioBlock;
+use rigweb::lan::link::{CivEndpoint, LinkEvent, LinkSinks, LinkState, RadioLink, Sink};
+use rigweb::net::waker::{self, WakeReceiver, WakingSender, waking_channel};
+use rigweb::wire::civ::{CONTROLLER, Frame, cmd};
+
+/// What the endpoint saw.
+#[derive(Default)]
+struct Seen {
+    /// Names of the threads its calls ran on.
+    threads: Vec<String>,
+    events: Vec<LinkEvent>,
+    /// Frequency replies (`03`) from the radio.
+    freq_replies: usize,
+    turns: usize,
+}
+
+/// An endpoint that records what it is handed and sends what the test queues.
+struct Recorder {
+    seen: Arc<Mutex<Seen>>,
+    wake: WakeReceiver,
+    requests: Receiver<Vec<u8>>,
+}
+
+impl Recorder {
+    fn note_thread(&self) {
+        let name = std::thread::current().name().unwrap_or("?").to_string();
+        let mut seen = self.seen.lock();
+        if !seen.threads.contains(&name) {
+            seen.threads.push(name);
+        }
+    }
+}
+
+impl CivEndpoint for Recorder {
+    fn wake_fd(&self) -> RawFd {
+        self.wake.fd()
+    }
+
+    fn frame(&mut self, frame: Frame, _now: Instant) {
+        self.note_thread();
+        if frame.cmd == cmd::READ_FREQ {
+            self.seen.lock().freq_replies += 1;
+        }
+    }
+
+    fn link(&mut self, event: LinkEvent, _now: Instant) {
+        self.note_thread();
+        self.seen.lock().events.push(event);
+    }
+
+    fn turn(&mut self, _now: Instant, send: &mut Vec<Vec<u8>>) {
+        self.note_thread();
+        self.wake.clear();
+        self.seen.lock().turns += 1;
+        send.extend(self.requests.try_iter());
+    }
+
+    fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
+        None
+    }
+}
+
+struct Nowhere;
+
+impl Sink<(Frame, Instant)> for Nowhere {
+    fn deliver(&self, _: (Frame, Instant)) {}
+}
+
+impl Sink<Vec<AudioBlock>> for Nowhere {
+    fn deliver(&self, _: Vec<AudioBlock>) {}
+}
+
+struct Rig {
+    link: RadioLink,
+    seen: Arc<Mutex<Seen>>,
+    requests: WakingSender<Vec<u8>>,
+    read_freq: Vec<u8>,
+}
+
+fn start(sim: &rigweb::sim::server::SimHandle) -> Rig {
+    let cfg = radio_config("ic7610", sim.addrs().control, "s3cret");
+    let (waker, wake) = waker::pair().unwrap();
+    let (requests, queued) = waking_channel(waker);
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let endpoint = Recorder {
+        seen: seen.clone(),
+        wake,
+        requests: queued,
+    };
+    let sinks = LinkSinks {
+        scope: Arc::new(Nowhere),
+        audio: Arc::new(Nowhere),
+    };
+    let link = RadioLink::start(cfg.link, sinks, Box::new(endpoint)).unwrap();
+    let to = profile("ic7610").radio.civ_addr;
+    Rig {
+        link,
+        seen,
+        requests,
+        read_freq: Frame::new(to, CONTROLLER, cmd::READ_FREQ, &[]).emit(),
+    }
+}
+
+fn wait_for(what: &str, timeout: Duration, mut ok: impl FnMut() -> bool) {
+    let end = Instant::now() + timeout;
+    while !ok() {
+        assert!(Instant::now() < end, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn ready_count(seen: &Seen) -> usize {
+    seen.events
+        .iter()
+        .filter(|e| **e == LinkEvent::State(LinkState::Ready))
+        .count()
+}
+
+#[test]
+fn the_endpoint_runs_on_the_civ_thread_and_its_requests_reach_the_radio() {
+    let sim = start_sim("ic7610");
+    let rig = start(&sim);
+    wait_for("the link ready", Duration::from_secs(10), || {
+        ready_count(&rig.seen.lock()) == 1
+    });
+    {
+        let seen = rig.seen.lock();
+        let states: Vec<_> = seen
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                LinkEvent::State(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            states,
+            [
+                LinkState::Connecting,
+                LinkState::Connected,
+                LinkState::Ready
+            ],
+            "the link's states, in order"
+        );
+        assert!(
+            seen.events
+                .iter()
+                .any(|e| matches!(e, LinkEvent::RadioInfo { name, .. } if name == "IC-7610")),
+            "the radio's identity reaches the endpoint: {:?}",
+            seen.events
+        );
+    }
+    for n in 1..=5 {
+        assert!(rig.requests.send(rig.read_freq.clone()));
+        wait_for("the radio's answer", Duration::from_secs(3), || {
+            rig.seen.lock().freq_replies >= n
+        });
+    }
+    let seen = rig.seen.lock();
+    assert_eq!(seen.threads, ["lan-civ"], "every call on the CI-V thread");
+    // woken by the test's input (not only by the radio's traffic and the link's events)
+    assert!(seen.turns >= 5);
+}
+
+#[test]
+fn bytes_sent_while_the_stream_is_down_are_dropped_and_a_reconnect_brings_requests_back() {
+    let sim = start_sim("ic7610");
+    let rig = start(&sim);
+    wait_for("the link ready", Duration::from_secs(10), || {
+        ready_count(&rig.seen.lock()) == 1
+    });
+    rig.link.disconnect();
+    wait_for("the link idle", Duration::from_secs(5), || {
+        rig.seen
+            .lock()
+            .events
+            .contains(&LinkEvent::State(LinkState::Idle))
+    });
+    let replies = rig.seen.lock().freq_replies;
+    assert!(rig.requests.send(rig.read_freq.clone()));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        rig.seen.lock().freq_replies,
+        replies,
+        "nothing goes to the radio while the stream is down"
+    );
+    let sent_down = sim.stats().civ_frames_in;
+    rig.link.connect();
+    wait_for("the link ready again", Duration::from_secs(10), || {
+        ready_count(&rig.seen.lock()) == 2
+    });
+    assert!(rig.requests.send(rig.read_freq.clone()));
+    wait_for("the radio's answer", Duration::from_secs(3), || {
+        rig.seen.lock().freq_replies > replies
+    });
+    assert!(sim.stats().civ_frames_in > sent_down);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        rig.seen.lock().freq_replies,
+        replies + 1,
+        "the request sent while down was dropped, not held for later"
+    );
+    assert_eq!(rig.seen.lock().threads, ["lan-civ"]);
+}
