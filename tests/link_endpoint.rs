@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,7 +15,7 @@ use crossbeam_channel::Receiver;
 use parking_lot::Mutex;
 use rigweb::lan::audio_client::AudioBlock;
 use rigweb::lan::link::{CivEndpoint, LinkEvent, LinkSinks, LinkState, RadioLink, Sink};
-use rigweb::net::waker::{self, WakeReceiver, WakingSender, waking_channel};
+use rigweb::net::waker::{self, WakingSender, waking_channel};
 use rigweb::wire::civ::{CONTROLLER, Frame, cmd};
 
 /// What the endpoint saw.
@@ -33,7 +32,6 @@ struct Seen {
 /// An endpoint that records what it is handed and sends what the test queues.
 struct Recorder {
     seen: Arc<Mutex<Seen>>,
-    wake: WakeReceiver,
     requests: Receiver<Vec<u8>>,
 }
 
@@ -48,10 +46,6 @@ impl Recorder {
 }
 
 impl CivEndpoint for Recorder {
-    fn wake_fd(&self) -> RawFd {
-        self.wake.fd()
-    }
-
     fn frame(&mut self, frame: Frame, _now: Instant) {
         self.note_thread();
         if frame.cmd == cmd::READ_FREQ {
@@ -66,7 +60,6 @@ impl CivEndpoint for Recorder {
 
     fn turn(&mut self, _now: Instant, send: &mut Vec<Vec<u8>>) {
         self.note_thread();
-        self.wake.clear();
         self.seen.lock().turns += 1;
         send.extend(self.requests.try_iter());
     }
@@ -96,18 +89,17 @@ struct Rig {
 fn start(sim: &rigweb::sim::server::SimHandle) -> Rig {
     let cfg = radio_config("ic7610", sim.addrs().control, "s3cret");
     let (waker, wake) = waker::pair().unwrap();
-    let (requests, queued) = waking_channel(waker);
+    let (requests, queued) = waking_channel(waker.clone());
     let seen = Arc::new(Mutex::new(Seen::default()));
     let endpoint = Recorder {
         seen: seen.clone(),
-        wake,
         requests: queued,
     };
     let sinks = LinkSinks {
         scope: Arc::new(Nowhere),
         audio: Arc::new(Nowhere),
     };
-    let link = RadioLink::start(cfg.link, sinks, Box::new(endpoint)).unwrap();
+    let link = RadioLink::start(cfg.link, sinks, Box::new(endpoint), (waker, wake)).unwrap();
     let to = profile("ic7610").radio.civ_addr;
     Rig {
         link,

@@ -2,7 +2,6 @@
 //! delivers, and the ports' reports to the supervisor.
 
 use std::net::SocketAddr;
-use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -158,10 +157,9 @@ pub trait Sink<T>: Send + Sync {
 /// thread beside the session: the frames the radio sends (scope sweeps excluded) and
 /// the link's events reach it there without a hand-over to another thread, and the
 /// bytes it sends go straight into the session. Its input from other threads (commands,
-/// ...) wakes the thread through [`CivEndpoint::wake_fd`]. None of its calls may block.
+/// ...) rings the CI-V thread's waker, the one the link was started with, which the
+/// thread polls beside its socket. None of its calls may block.
 pub trait CivEndpoint: Send {
-    /// A descriptor that becomes readable when input from another thread waits.
-    fn wake_fd(&self) -> RawFd;
     /// A CI-V frame from the radio (not a scope sweep).
     fn frame(&mut self, frame: Frame, now: Instant);
     /// An event of the link.

@@ -17,7 +17,7 @@ use parking_lot::Mutex;
 use super::link_ports::{AudioCmd, PortHandle, spawn_audio_thread, spawn_civ_thread};
 use super::link_shared::{CtlCmd, LinkShared};
 use super::supervisor::Supervisor;
-use crate::net::waker::{self, Waker};
+use crate::net::waker::{self, WakeReceiver, Waker};
 
 pub use crate::lan::session::link_state::{
     CivEndpoint, LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink,
@@ -47,12 +47,14 @@ fn local_ip_for(radio: SocketAddr) -> IpAddr {
 }
 
 impl RadioLink {
-    /// Binds the three sockets, starts the threads (`endpoint` runs on the CI-V thread)
-    /// and begins connecting.
+    /// Binds the three sockets, starts the threads and begins connecting. `endpoint`
+    /// runs on the CI-V thread, which `civ_wake` wakes (the endpoint's input from other
+    /// threads rings its [`Waker`]).
     pub fn start(
         cfg: LinkConfig,
         sinks: LinkSinks,
         endpoint: Box<dyn CivEndpoint>,
+        civ_wake: (Waker, WakeReceiver),
     ) -> io::Result<RadioLink> {
         let ip = local_ip_for(cfg.radio);
         let ctrl_sock = UdpSocket::bind((ip, 0))?;
@@ -78,7 +80,7 @@ impl RadioLink {
             civ_sock,
             cfg.civ.clone(),
             sinks.clone(),
-            endpoint,
+            (endpoint, civ_wake),
             shared.clone(),
             report.clone(),
         )?;

@@ -113,10 +113,6 @@ trait PortRole: Send + 'static {
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>);
     /// When `tick` next has work at `now` (`None`: only input wakes the thread).
     fn poll_timeout(&self, now: Instant) -> Option<Instant>;
-    /// Another descriptor whose readability wakes the thread for `tick`.
-    fn wake_fd(&self) -> Option<std::os::fd::RawFd> {
-        None
-    }
 }
 
 fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
@@ -130,12 +126,15 @@ fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
     out.clear();
 }
 
-/// Starts a thread running `role` on `sock`.
-fn spawn<R: PortRole>(sock: UdpSocket, role: R) -> io::Result<PortThread<R::Cmd>> {
+/// Starts a thread running `role` on `sock`, woken through `(waker, wake)`.
+fn spawn<R: PortRole>(
+    sock: UdpSocket,
+    role: R,
+    (waker, wake): (Waker, WakeReceiver),
+) -> io::Result<PortThread<R::Cmd>> {
     sock.set_nonblocking(true)?;
     let port = sock.local_addr()?.port();
     let (tx, rx) = crossbeam_channel::unbounded();
-    let (waker, wake) = waker::pair()?;
     let thread = std::thread::Builder::new()
         .name(role.name().into())
         .spawn(move || drive(sock, rx, wake, role))?;
@@ -157,14 +156,8 @@ fn drive<R: PortRole>(
     let mut out = Vec::new();
     loop {
         let deadline = role.poll_timeout(Instant::now());
-        let extra = role.wake_fd();
-        let interests = [
-            Interest::read(sock.as_raw_fd()),
-            Interest::read(wake.fd()),
-            Interest::read(extra.unwrap_or(-1)),
-        ];
-        let polled = if extra.is_some() { 3 } else { 2 };
-        let ready = match poll(&interests[..polled], deadline) {
+        let interests = [Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())];
+        let ready = match poll(&interests, deadline) {
             Ok(r) => r,
             Err(e) => {
                 log::error!("{}: poll failed: {e}", role.name());
@@ -224,12 +217,13 @@ struct CivRole {
     civ_out: Vec<Vec<u8>>,
 }
 
-/// Starts the CI-V thread on `sock`, running `endpoint` beside the session.
+/// Starts the CI-V thread on `sock`, running `endpoint` beside the session, woken
+/// through `wake` (the endpoint's input from other threads rings it too).
 pub(super) fn spawn_civ_thread(
     sock: UdpSocket,
     cfg: CivClientConfig,
     sinks: LinkSinks,
-    endpoint: Box<dyn CivEndpoint>,
+    (endpoint, wake): (Box<dyn CivEndpoint>, (Waker, WakeReceiver)),
     shared: Arc<LinkShared>,
     to_sup: Report,
 ) -> io::Result<PortThread<CivCmd>> {
@@ -247,7 +241,7 @@ pub(super) fn spawn_civ_thread(
         endpoint,
         civ_out: Vec::new(),
     };
-    spawn(sock, role)
+    spawn(sock, role, wake)
 }
 
 impl PortRole for CivRole {
@@ -315,10 +309,6 @@ impl PortRole for CivRole {
         let session = self.client.as_ref().and_then(|c| c.poll_timeout());
         let endpoint = self.endpoint.poll_timeout(now);
         session.into_iter().chain(endpoint).min()
-    }
-
-    fn wake_fd(&self) -> Option<std::os::fd::RawFd> {
-        Some(self.endpoint.wake_fd())
     }
 }
 
@@ -398,7 +388,7 @@ pub(super) fn spawn_audio_thread(
         to_sup,
         recovery: RecoveryTally::default(),
     };
-    spawn(sock, role)
+    spawn(sock, role, waker::pair()?)
 }
 
 impl PortRole for AudioRole {

@@ -1,8 +1,9 @@
 //! The executor: a thin shell around the [`Engine`], run on the link's CI-V thread as its
 //! [`CivEndpoint`] (the one owner of CI-V traffic sits beside the socket, so that a reply
 //! and the next request cross no thread). It takes the radio's CI-V frames and the link's
-//! events as they arrive there; the scope stream's sweep edges, queued commands and a
-//! change of what the background polls ask ring its waker. On every turn of that thread
+//! events as they arrive there; the scope stream's sweep edges, queued commands, a
+//! change of what the background polls ask and the stop ring that thread's waker. On
+//! every turn of that thread
 //! it feeds the engine, runs the timers (the engine's, the end of a rate-limit window a
 //! queued command waits for, the next background poll), publishes the engine's state
 //! updates to the store (stamping `updatedAt`; the [`EventWatcher`]s see each update's
@@ -13,7 +14,6 @@
 //! client, served in turn, unkeys first) decides who goes next; background polls
 //! ([`PollSource`]s: the meter schedule) go when no command may.
 
-use std::os::fd::RawFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -21,7 +21,6 @@ use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use parking_lot::{Mutex, RwLock};
 
 use crate::lan::link::{CivEndpoint, LinkEvent};
-use crate::net::waker::WakeReceiver;
 use crate::profile::Profile;
 use crate::radio::engine::scope::SweepEdges;
 use crate::radio::engine::{Engine, EngineEvent, EngineStats};
@@ -35,10 +34,9 @@ pub use crate::radio::engine::{
 };
 
 /// Where the executor gets its input from other threads (the radio's frames and the
-/// link's events come through [`CivEndpoint`]).
+/// link's events come through [`CivEndpoint`]); each of them rings the CI-V thread's
+/// waker.
 pub struct ExecutorInputs {
-    /// Rung by every input below.
-    pub wake: WakeReceiver,
     /// The edges of the scope's sweeps, as they change.
     pub sweeps: Receiver<SweepEdges>,
     /// Client commands (the fair queue); queueing one rings the waker.
@@ -177,7 +175,6 @@ impl Executor {
 
     /// Takes what other threads sent: a stop, the sweeps' edges.
     fn take_inputs(&mut self, now: Instant) {
-        self.inputs.wake.clear();
         if self.stopping.is_none()
             && matches!(
                 self.inputs.stop.try_recv(),
@@ -198,10 +195,6 @@ impl Executor {
 }
 
 impl CivEndpoint for Executor {
-    fn wake_fd(&self) -> RawFd {
-        self.inputs.wake.fd()
-    }
-
     fn frame(&mut self, frame: Frame, now: Instant) {
         if !self.stopped() {
             self.engine.handle_frame(frame, now);
@@ -216,7 +209,6 @@ impl CivEndpoint for Executor {
 
     fn turn(&mut self, now: Instant, send: &mut Vec<Vec<u8>>) {
         if self.stopped() {
-            self.inputs.wake.clear();
             return;
         }
         self.take_inputs(now);

@@ -88,8 +88,8 @@ pub fn initial_content(p: &Profile) -> StateContent {
 impl Radio {
     /// Starts the link and the threads around it.
     pub fn start(cfg: RadioConfig) -> io::Result<Radio> {
-        // the executor runs on the link's CI-V thread; what other threads hand it rings this
-        let (exec_waker, exec_wake) = waker::pair()?;
+        // the executor runs on the link's CI-V thread: what other threads hand it wakes it
+        let (exec_waker, civ_wake) = waker::pair()?;
         let sample_rate = cfg.link.control.sample_rate;
         let store = Arc::new(StateStore::new(initial_content(&cfg.profile)));
         let profile = Arc::new(RwLock::new(cfg.profile));
@@ -137,7 +137,6 @@ impl Radio {
         let tx_audio = engine.tx_audio_gate();
         let watchers = Watchers::default();
         let inputs = ExecutorInputs {
-            wake: exec_wake,
             sweeps: edges_rx,
             queue: queue.clone(),
             polls: polls.clone(),
@@ -157,6 +156,7 @@ impl Radio {
                 audio: rx_audio.clone(),
             },
             Box::new(executor),
+            (exec_waker.clone(), civ_wake),
         )?);
         rx_audio.attach(&link);
         let (pumps_stop_tx, pumps_stop) = crossbeam_channel::bounded::<()>(1);
