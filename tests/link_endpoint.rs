@@ -2,8 +2,9 @@
 //! session, against the simulated radio over real UDP on 127.0.0.1: every call reaches
 //! the endpoint on `lan-civ`, the link's events arrive in order there, input from another
 //! thread wakes it, what it sends reaches the radio and the reply comes back to it
-//! without another thread; bytes sent while the CI-V stream is down are dropped, and a
-//! reconnect brings requests back.
+//! without another thread; it turns only for input or its own timer, not for the radio's
+//! keep-alives; bytes sent while the CI-V stream is down are dropped, and a reconnect
+//! brings requests back.
 
 mod common;
 
@@ -27,12 +28,15 @@ struct Seen {
     /// Frequency replies (`03`) from the radio.
     freq_replies: usize,
     turns: usize,
+    /// The endpoint's timer: a turn this long after each turn (`None`: no timer).
+    every: Option<Duration>,
 }
 
 /// An endpoint that records what it is handed and sends what the test queues.
 struct Recorder {
     seen: Arc<Mutex<Seen>>,
     requests: Receiver<Vec<u8>>,
+    next: Option<Instant>,
 }
 
 impl Recorder {
@@ -58,14 +62,16 @@ impl CivEndpoint for Recorder {
         self.seen.lock().events.push(event);
     }
 
-    fn turn(&mut self, _now: Instant, send: &mut Vec<Vec<u8>>) {
+    fn turn(&mut self, now: Instant, send: &mut Vec<Vec<u8>>) {
         self.note_thread();
-        self.seen.lock().turns += 1;
+        let mut seen = self.seen.lock();
+        seen.turns += 1;
+        self.next = seen.every.map(|d| now + d);
         send.extend(self.requests.try_iter());
     }
 
     fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
-        None
+        self.next
     }
 }
 
@@ -94,6 +100,7 @@ fn start(sim: &rigweb::sim::server::SimHandle) -> Rig {
     let endpoint = Recorder {
         seen: seen.clone(),
         requests: queued,
+        next: None,
     };
     let sinks = LinkSinks {
         scope: Arc::new(Nowhere),
@@ -209,4 +216,38 @@ fn bytes_sent_while_the_stream_is_down_are_dropped_and_a_reconnect_brings_reques
         "the request sent while down was dropped, not held for later"
     );
     assert_eq!(rig.seen.lock().threads, ["lan-civ"]);
+}
+
+#[test]
+fn the_endpoint_turns_for_input_or_its_timer_not_for_the_radios_keep_alives() {
+    let sim = start_sim("ic7610");
+    let rig = start(&sim);
+    wait_for("the link ready", Duration::from_secs(10), || {
+        ready_count(&rig.seen.lock()) == 1
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let turns = rig.seen.lock().turns;
+    let frames = sim.stats().civ_frames_out;
+    // a second of the radio's pings and idles (every 100 ms on the CI-V port)
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(
+        sim.stats().civ_frames_out,
+        frames,
+        "the radio sent no frame"
+    );
+    assert_eq!(rig.link.status().state, LinkState::Ready);
+    assert_eq!(
+        rig.seen.lock().turns,
+        turns,
+        "no input, no timer: its pings and idles alone do not turn the endpoint"
+    );
+    // a timer every 100 ms: about ten turns a second (a loaded machine may run late,
+    // never early)
+    rig.seen.lock().every = Some(Duration::from_millis(100));
+    assert!(rig.requests.send(Vec::new()), "a ring starts the timer");
+    std::thread::sleep(Duration::from_millis(50));
+    let turns = rig.seen.lock().turns;
+    std::thread::sleep(Duration::from_secs(1));
+    let timed = rig.seen.lock().turns - turns;
+    assert!((3..=11).contains(&timed), "{timed} turns in a second");
 }

@@ -16,9 +16,8 @@
 //! 80-byte response when it is answered. Frames go out as the server's do: one `writev`
 //! of a WebSocket header and the payload per frame and client.
 //!
-//! Not in the floor: the LAN protocol (sequence numbers, retransmission), state,
-//! JSON, the scope's rescaling, and the thread hops of a server whose radio commands
-//! and streams are served by separate threads.
+//! Not in the floor: the LAN protocol (sequence numbers, retransmission), the command
+//! engine, state, JSON and the scope's rescaling.
 
 use std::io::{IoSlice, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, UdpSocket};

@@ -165,10 +165,13 @@ pub trait CivEndpoint: Send {
     /// An event of the link.
     fn link(&mut self, event: LinkEvent, now: Instant);
     /// Does what is due at `now` (input from other threads, timers), putting the CI-V
-    /// bytes (whole frames) it sends in `send`, in order. Called on every turn of the
-    /// thread, after the frames that arrived.
+    /// bytes (whole frames) it sends in `send`, in order. Called on a turn of the thread
+    /// after the frames and events that arrived, when it got any, when the thread's
+    /// waker was rung, or when its [`CivEndpoint::poll_timeout`] has come.
     fn turn(&mut self, now: Instant, send: &mut Vec<Vec<u8>>);
-    /// When [`CivEndpoint::turn`] next has work at the latest (`None`: only input).
+    /// When [`CivEndpoint::turn`] next has work without input (`None`: only input);
+    /// asked after each turn, so it may change only with a turn, its input, or a ring
+    /// of the waker.
     fn poll_timeout(&self, now: Instant) -> Option<Instant>;
 }
 

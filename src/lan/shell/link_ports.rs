@@ -113,6 +113,9 @@ trait PortRole: Send + 'static {
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>);
     /// When `tick` next has work at `now` (`None`: only input wakes the thread).
     fn poll_timeout(&self, now: Instant) -> Option<Instant>;
+    /// The thread's waker was rung (by a command, or by input the role's own parts get
+    /// from other threads).
+    fn woken(&mut self) {}
 }
 
 fn send_all(sock: &UdpSocket, to: Option<SocketAddr>, out: &mut Vec<Vec<u8>>) {
@@ -167,6 +170,7 @@ fn drive<R: PortRole>(
         let now = Instant::now();
         if ready[1].readable {
             wake.clear();
+            role.woken();
             for (cmd, ack) in drain(&rx) {
                 let go_on = role.command(cmd, now, &mut out);
                 send_all(&sock, role.radio(), &mut out);
@@ -213,6 +217,10 @@ struct CivRole {
     recovery: RecoveryTally,
     /// The owner of CI-V traffic, run on this thread.
     endpoint: Box<dyn CivEndpoint>,
+    /// The endpoint has input (frames, link events, the waker rung) since its last turn.
+    endpoint_input: bool,
+    /// When the endpoint's next turn is due without input, as it said after its last.
+    endpoint_due: Option<Instant>,
     /// What the endpoint sends, on its way into the session.
     civ_out: Vec<Vec<u8>>,
 }
@@ -239,6 +247,8 @@ pub(super) fn spawn_civ_thread(
         reported_malformed: 0,
         recovery: RecoveryTally::default(),
         endpoint,
+        endpoint_input: true,
+        endpoint_due: None,
         civ_out: Vec::new(),
     };
     spawn(sock, role, wake)
@@ -269,7 +279,10 @@ impl PortRole for CivRole {
                     c.close(now, out);
                 }
             }
-            CivCmd::Event(event) => self.endpoint.link(event, now),
+            CivCmd::Event(event) => {
+                self.endpoint.link(event, now);
+                self.endpoint_input = true;
+            }
             CivCmd::Shutdown => {
                 if let Some(mut c) = self.client.take() {
                     c.close(now, out);
@@ -293,7 +306,14 @@ impl PortRole for CivRole {
 
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>) {
         self.tick_session(now, out);
+        // the endpoint turns only when it has input or a timer due: the radio's pings and
+        // the scope's sweeps alone do not wake it
+        let due = self.endpoint_due.is_some_and(|t| now >= t);
+        if !(std::mem::take(&mut self.endpoint_input) || due) {
+            return;
+        }
         self.endpoint.turn(now, &mut self.civ_out);
+        self.endpoint_due = self.endpoint.poll_timeout(now);
         for bytes in self.civ_out.drain(..) {
             let sent = self
                 .client
@@ -305,10 +325,13 @@ impl PortRole for CivRole {
         }
     }
 
-    fn poll_timeout(&self, now: Instant) -> Option<Instant> {
+    fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
         let session = self.client.as_ref().and_then(|c| c.poll_timeout());
-        let endpoint = self.endpoint.poll_timeout(now);
-        session.into_iter().chain(endpoint).min()
+        session.into_iter().chain(self.endpoint_due).min()
+    }
+
+    fn woken(&mut self) {
+        self.endpoint_input = true;
     }
 }
 
@@ -322,7 +345,9 @@ impl CivRole {
         c.poll(now, out);
         for ev in c.take_events() {
             match ev {
-                CivEvent::Frames(frames) => route(frames, &self.sinks, &mut *self.endpoint, now),
+                CivEvent::Frames(frames) => {
+                    self.endpoint_input |= route(frames, &self.sinks, &mut *self.endpoint, now)
+                }
                 CivEvent::Opened => report(&self.to_sup, PortReport::CivOpened),
                 CivEvent::Recovering => report(&self.to_sup, PortReport::CivRecovering),
                 CivEvent::Recovered => report(&self.to_sup, PortReport::CivRecovered),
@@ -346,15 +371,23 @@ impl CivRole {
 }
 
 /// Hands scope sweeps (`27 00`) to the scope sink (stamped with `now`, when their
-/// datagram arrived) and everything else to the endpoint.
-fn route(frames: Vec<Frame>, sinks: &LinkSinks, endpoint: &mut dyn CivEndpoint, now: Instant) {
+/// datagram arrived) and everything else to the endpoint; true if the endpoint got any.
+fn route(
+    frames: Vec<Frame>,
+    sinks: &LinkSinks,
+    endpoint: &mut dyn CivEndpoint,
+    now: Instant,
+) -> bool {
+    let mut any = false;
     for f in frames {
         if f.cmd == cmd::SCOPE && f.data.first() == Some(&cmd::scope::WAVE) {
             sinks.scope.deliver((f, now));
         } else {
             endpoint.frame(f, now);
+            any = true;
         }
     }
+    any
 }
 
 /// The audio port.

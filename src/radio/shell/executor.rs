@@ -59,10 +59,10 @@ pub trait EventWatcher: Send + Sync {
 /// The watchers, registered while the executor runs.
 pub type Watchers = Arc<RwLock<Vec<Arc<dyn EventWatcher>>>>;
 
-/// Polls the server makes of its own accord (the meters), on the executor's thread: it
-/// asks for one whenever the engine may take a job and no client command may go, and
-/// wakes when the next is due. A change of what is asked must ring the command queue's
-/// doorbell. Neither call may block.
+/// Polls the server makes of its own accord (the meters), in the executor: it asks for
+/// one whenever the engine may take a job and no client command may go, and wakes when
+/// the next is due. A change of what is asked must ring the command queue's doorbell
+/// (the CI-V thread's waker). Neither call may block.
 pub trait PollSource: Send + Sync {
     /// When the next poll is due at `now` (`None`: nothing is asked).
     fn poll_due(&self, now: Instant) -> Option<Instant>;

@@ -209,8 +209,8 @@ impl Radio {
         &self.store
     }
 
-    /// Has `watcher` told of the radio's events, on the executor's thread, before each
-    /// change is published.
+    /// Has `watcher` told of the radio's events, in the executor (on the link's CI-V
+    /// thread), before each change is published.
     pub fn watch(&self, watcher: Arc<dyn EventWatcher>) {
         self.watchers.write().push(watcher);
     }

@@ -1,5 +1,5 @@
 //! The holder of the state resource, on the shell's side: a [`StateStore`] publishes the
-//! updates of the state's one writer (the engine, through the executor thread) and the
+//! updates of the state's one writer (the engine, through the executor) and the
 //! web layer's client counts — it bumps `revision` on every change of content, stamps
 //! `updatedAt`, computes leaf-level deltas and fans them out with their events to
 //! subscribers under the same lock as the snapshot they start from (so a subscriber

@@ -156,7 +156,7 @@ impl ControlChannel {
         let reply_id = id.clone();
         // an answer given at once (throttled) is written like this thread's own replies,
         // so that it counts towards the replies that hold further reading; a later one
-        // is queued from the executor's thread
+        // is queued from the executor (on the link's CI-V thread)
         let at_once: Arc<Mutex<Option<Vec<String>>>> = Arc::new(Mutex::new(Some(Vec::new())));
         let now = at_once.clone();
         let r = radio.submit(spec.name, spec.rate, cmd, move |r| {
