@@ -131,13 +131,18 @@ fn ready_count(seen: &Seen) -> usize {
         .count()
 }
 
+/// Waits until the endpoint has been told the link is ready for the `n`-th time.
+fn wait_ready(rig: &Rig, n: usize) {
+    wait_for("the link ready", Duration::from_secs(10), || {
+        ready_count(&rig.seen.lock()) == n
+    });
+}
+
 #[test]
 fn the_endpoint_runs_on_the_civ_thread_and_its_requests_reach_the_radio() {
     let sim = start_sim("ic7610");
     let rig = start(&sim);
-    wait_for("the link ready", Duration::from_secs(10), || {
-        ready_count(&rig.seen.lock()) == 1
-    });
+    wait_ready(&rig, 1);
     {
         let seen = rig.seen.lock();
         let states: Vec<_> = seen
@@ -181,9 +186,7 @@ fn the_endpoint_runs_on_the_civ_thread_and_its_requests_reach_the_radio() {
 fn bytes_sent_while_the_stream_is_down_are_dropped_and_a_reconnect_brings_requests_back() {
     let sim = start_sim("ic7610");
     let rig = start(&sim);
-    wait_for("the link ready", Duration::from_secs(10), || {
-        ready_count(&rig.seen.lock()) == 1
-    });
+    wait_ready(&rig, 1);
     rig.link.disconnect();
     wait_for("the link idle", Duration::from_secs(5), || {
         rig.seen
@@ -201,9 +204,7 @@ fn bytes_sent_while_the_stream_is_down_are_dropped_and_a_reconnect_brings_reques
     );
     let sent_down = sim.stats().civ_frames_in;
     rig.link.connect();
-    wait_for("the link ready again", Duration::from_secs(10), || {
-        ready_count(&rig.seen.lock()) == 2
-    });
+    wait_ready(&rig, 2);
     assert!(rig.requests.send(rig.read_freq.clone()));
     wait_for("the radio's answer", Duration::from_secs(3), || {
         rig.seen.lock().freq_replies > replies
@@ -222,9 +223,7 @@ fn bytes_sent_while_the_stream_is_down_are_dropped_and_a_reconnect_brings_reques
 fn the_endpoint_turns_for_input_or_its_timer_not_for_the_radios_keep_alives() {
     let sim = start_sim("ic7610");
     let rig = start(&sim);
-    wait_for("the link ready", Duration::from_secs(10), || {
-        ready_count(&rig.seen.lock()) == 1
-    });
+    wait_ready(&rig, 1);
     std::thread::sleep(Duration::from_millis(300));
     let turns = rig.seen.lock().turns;
     let frames = sim.stats().civ_frames_out;
