@@ -111,8 +111,8 @@ trait PortRole: Send + 'static {
     fn receive(&mut self, buf: &[u8], now: Instant, out: &mut Vec<Vec<u8>>);
     /// Runs timers and hands on events.
     fn tick(&mut self, now: Instant, out: &mut Vec<Vec<u8>>);
-    /// When `tick` next has work at `now` (`None`: only input wakes the thread).
-    fn poll_timeout(&self, now: Instant) -> Option<Instant>;
+    /// When `tick` next has work (`None`: only input wakes the thread).
+    fn poll_timeout(&self) -> Option<Instant>;
     /// The thread's waker was rung (by a command, or by input the role's own parts get
     /// from other threads).
     fn woken(&mut self) {}
@@ -158,7 +158,7 @@ fn drive<R: PortRole>(
     let mut buf = vec![0u8; 65536];
     let mut out = Vec::new();
     loop {
-        let deadline = role.poll_timeout(Instant::now());
+        let deadline = role.poll_timeout();
         let interests = [Interest::read(sock.as_raw_fd()), Interest::read(wake.fd())];
         let ready = match poll(&interests, deadline) {
             Ok(r) => r,
@@ -325,7 +325,7 @@ impl PortRole for CivRole {
         }
     }
 
-    fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         let session = self.client.as_ref().and_then(|c| c.poll_timeout());
         session.into_iter().chain(self.endpoint_due).min()
     }
@@ -497,7 +497,7 @@ impl PortRole for AudioRole {
         );
     }
 
-    fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         self.client.as_ref().and_then(|c| c.poll_timeout())
     }
 }

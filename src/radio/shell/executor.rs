@@ -1,15 +1,15 @@
-//! The executor: a thin shell around the [`Engine`], run on the link's CI-V thread as its
-//! [`CivEndpoint`] (the one owner of CI-V traffic sits beside the socket, so that a reply
-//! and the next request cross no thread). It takes the radio's CI-V frames and the link's
-//! events as they arrive there; the scope stream's sweep edges, queued commands, a
-//! change of what the background polls ask and the stop ring that thread's waker. On
-//! every turn of that thread
-//! it feeds the engine, runs the timers (the engine's, the end of a rate-limit window a
-//! queued command waits for, the next background poll), publishes the engine's state
-//! updates to the store (stamping `updatedAt`; the [`EventWatcher`]s see each update's
-//! events first), calls the replies of finished commands and hands the CI-V bytes the
-//! engine sends to the session. Commands are handed over one at a time, only while the
-//! engine is idle, so that the fair queue in front of it
+//! The executor: a thin shell around the [`Engine`], run on the link's CI-V thread as
+//! its [`CivEndpoint`] (the one owner of CI-V traffic sits beside the socket, so that a
+//! reply and the next request cross no thread). It takes the radio's CI-V frames and
+//! the link's events as they arrive there; the scope stream's sweep edges, queued
+//! commands, a change of what the background polls ask and the stop ring that thread's
+//! waker. On a turn of that thread (when it has input or a timer has come) it feeds the
+//! engine, runs the timers (the engine's, the end of a rate-limit window a queued
+//! command waits for, the next background poll), publishes the engine's state updates
+//! to the store (stamping `updatedAt`; the [`EventWatcher`]s see each update's events
+//! first), calls the replies of finished commands and hands the CI-V bytes the engine
+//! sends to the session. Commands are handed over one at a time, only while the engine
+//! is idle, so that the fair queue in front of it
 //! ([`SharedQueue`](crate::radio::shell::dispatch_shared::SharedQueue): a queue per
 //! client, served in turn, unkeys first) decides who goes next; background polls
 //! ([`PollSource`]s: the meter schedule) go when no command may.

@@ -1,9 +1,9 @@
 //! The radio as the rest of the program sees it: starts the link (with the scope and RX
 //! audio producers as its sinks and the executor on its CI-V thread) and the threads
-//! that follow who listens
-//! to the streams; takes commands (each client through its own [`RadioClient`]: its own
-//! queue and rate limits, served in turn with the others); exposes the state store and
-//! the stream fan-outs; shuts everything down in order (PTT released, clean logout).
+//! that follow who listens to the streams; takes commands (each client through its own
+//! [`RadioClient`]: its own queue and rate limits, served in turn with the others);
+//! exposes the state store and the stream fan-outs; shuts everything down in order (PTT
+//! released, clean logout).
 
 use std::io;
 use std::sync::Arc;
@@ -63,6 +63,7 @@ pub struct Radio {
     polls: PollSources,
     /// Dropped (and the executor woken) to stop the executor.
     stop: Mutex<Option<Sender<()>>>,
+    /// Wakes the link's CI-V thread, where the executor runs.
     exec_waker: Waker,
     /// Closed once the executor has stopped.
     executor_stopped: Receiver<()>,
