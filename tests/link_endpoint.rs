@@ -67,7 +67,8 @@ impl CivEndpoint for Recorder {
         let mut seen = self.seen.lock();
         seen.turns += 1;
         self.next = seen.every.map(|d| now + d);
-        send.extend(self.requests.try_iter());
+        // an empty request only rings the thread
+        send.extend(self.requests.try_iter().filter(|r| !r.is_empty()));
     }
 
     fn poll_timeout(&self, _now: Instant) -> Option<Instant> {
