@@ -18,7 +18,7 @@ use super::faults::{FaultConfig, FaultLine, Pending};
 use super::protocol::SimProtocol;
 use super::rig::{PanelAction, RigSnapshot, SimRig, SimRigConfig};
 use crate::net::poll::{Interest, poll};
-use crate::net::waker::{self, WakeReceiver, Waker};
+use crate::net::waker::{self, WakeReceiver, WakingSender, waking_channel};
 use crate::wire::lan::Port;
 
 /// A request to the simulator thread.
@@ -36,8 +36,7 @@ enum SimCommand {
 
 /// A running simulated radio.
 pub struct SimHandle {
-    tx: Sender<SimCommand>,
-    waker: Waker,
+    tx: WakingSender<SimCommand>,
     addrs: SimAddrs,
     stats: Arc<Mutex<SimStats>>,
     thread: Option<JoinHandle<()>>,
@@ -55,9 +54,7 @@ impl SimHandle {
     }
 
     fn send(&self, cmd: SimCommand) {
-        if self.tx.send(cmd).is_ok() {
-            self.waker.wake();
-        }
+        self.tx.send(cmd);
     }
 
     /// Operates the front panel (frequency, mode, PTT, power, ...).
@@ -145,8 +142,8 @@ pub fn start(cfg: SimConfig) -> io::Result<SimHandle> {
     for s in [&control, &civ, &audio] {
         s.set_nonblocking(true)?;
     }
-    let (tx, rx) = crossbeam_channel::unbounded();
     let (waker, wake_rx) = waker::pair()?;
+    let (tx, rx) = waking_channel(waker);
     let stats = Arc::new(Mutex::new(SimStats::default()));
     let shared = stats.clone();
     let model = cfg.profile.model().to_string();
@@ -164,7 +161,6 @@ pub fn start(cfg: SimConfig) -> io::Result<SimHandle> {
     );
     Ok(SimHandle {
         tx,
-        waker,
         addrs,
         stats,
         thread: Some(thread),

@@ -11,13 +11,12 @@ use std::sync::atomic::AtomicU64;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 
 use super::link_ports::{AudioCmd, PortHandle, spawn_audio_thread, spawn_civ_thread};
 use super::link_shared::{CtlCmd, LinkShared};
 use super::supervisor::Supervisor;
-use crate::net::waker::{self, WakeReceiver, Waker};
+use crate::net::waker::{self, WakeReceiver, Waker, WakingSender, waking_channel};
 
 pub use crate::lan::session::link_state::{
     CivEndpoint, LinkConfig, LinkEvent, LinkSinks, LinkState, LinkStatus, Sink,
@@ -25,7 +24,7 @@ pub use crate::lan::session::link_state::{
 
 /// Handle to a running link.
 pub struct RadioLink {
-    ctl: (Sender<CtlCmd>, Waker),
+    ctl: WakingSender<CtlCmd>,
     audio: PortHandle<AudioCmd>,
     shared: Arc<LinkShared>,
     threads: Mutex<Vec<JoinHandle<()>>>,
@@ -73,9 +72,9 @@ impl RadioLink {
                 recovery: Default::default(),
             }),
         });
-        let (ctl_tx, ctl_rx) = crossbeam_channel::unbounded();
         let (ctl_waker, ctl_wake_rx) = waker::pair()?;
-        let report = (ctl_tx.clone(), ctl_waker.clone());
+        let (ctl, ctl_rx) = waking_channel(ctl_waker);
+        let report = ctl.clone();
         let civ = spawn_civ_thread(
             civ_sock,
             cfg.civ.clone(),
@@ -106,7 +105,7 @@ impl RadioLink {
             .name("lan-control".into())
             .spawn(move || sup.run())?;
         let link = RadioLink {
-            ctl: (ctl_tx, ctl_waker),
+            ctl,
             audio: audio.handle,
             shared,
             threads: Mutex::new(vec![sup_thread, civ.thread, audio.thread]),
@@ -116,9 +115,7 @@ impl RadioLink {
     }
 
     fn ctl(&self, cmd: CtlCmd) {
-        if self.ctl.0.send(cmd).is_ok() {
-            self.ctl.1.wake();
-        }
+        self.ctl.send(cmd);
     }
 
     /// (Re)connects; a no-op while connected or connecting.

@@ -20,7 +20,7 @@ use crate::lan::session::discovery::DiscoveryConfig;
 use crate::lan::session::link_state::{CivEndpoint, LinkEvent, LinkSinks, PortReport};
 use crate::lan::session::recovery::{LanPort, RecoveryTally};
 use crate::net::poll::{Interest, poll};
-use crate::net::waker::{self, WakeReceiver, Waker};
+use crate::net::waker::{self, WakeReceiver, Waker, WakingSender, waking_channel};
 use crate::wire::civ::{Frame, cmd};
 
 /// Commands to the CI-V thread.
@@ -50,15 +50,13 @@ type Envelope<C> = (C, Option<Sender<()>>);
 
 /// The sending side of a port thread's command channel.
 pub(super) struct PortHandle<C> {
-    tx: Sender<Envelope<C>>,
-    waker: Waker,
+    tx: WakingSender<Envelope<C>>,
 }
 
 impl<C> Clone for PortHandle<C> {
     fn clone(&self) -> Self {
         PortHandle {
             tx: self.tx.clone(),
-            waker: self.waker.clone(),
         }
     }
 }
@@ -66,20 +64,14 @@ impl<C> Clone for PortHandle<C> {
 impl<C> PortHandle<C> {
     /// Queues `cmd`.
     pub fn send(&self, cmd: C) {
-        if self.tx.send((cmd, None)).is_ok() {
-            self.waker.wake();
-        }
+        self.tx.send((cmd, None));
     }
 
     /// Queues `cmd` and waits (at most `timeout`) until the datagrams it produced were
     /// sent; used to keep the logout in order across the ports.
     pub fn send_and_wait(&self, cmd: C, timeout: std::time::Duration) -> bool {
         let (ack_tx, ack_rx) = crossbeam_channel::bounded(1);
-        if self.tx.send((cmd, Some(ack_tx))).is_err() {
-            return false;
-        }
-        self.waker.wake();
-        ack_rx.recv_timeout(timeout).is_ok()
+        self.tx.send((cmd, Some(ack_tx))) && ack_rx.recv_timeout(timeout).is_ok()
     }
 }
 
@@ -90,12 +82,10 @@ pub(super) struct PortThread<C> {
     pub port: u16,
 }
 
-type Report = (Sender<CtlCmd>, Waker);
+type Report = WakingSender<CtlCmd>;
 
 fn report(r: &Report, p: PortReport) {
-    if r.0.send(CtlCmd::Port(p)).is_ok() {
-        r.1.wake();
-    }
+    r.send(CtlCmd::Port(p));
 }
 
 /// The session side of a port thread.
@@ -137,12 +127,12 @@ fn spawn<R: PortRole>(
 ) -> io::Result<PortThread<R::Cmd>> {
     sock.set_nonblocking(true)?;
     let port = sock.local_addr()?.port();
-    let (tx, rx) = crossbeam_channel::unbounded();
+    let (tx, rx) = waking_channel(waker);
     let thread = std::thread::Builder::new()
         .name(role.name().into())
         .spawn(move || drive(sock, rx, wake, role))?;
     Ok(PortThread {
-        handle: PortHandle { tx, waker },
+        handle: PortHandle { tx },
         thread,
         port,
     })
