@@ -1,7 +1,8 @@
 //! Stream figures (issue 7): fan-out cost (CPU and memory of the server with 1, 8 and 32
 //! scope clients at 30 fps, then with meters at 20 fps and 4 Opus listeners, and per
 //! extra client), delivery latency (p50/p99 of scope and Opus frames), Opus encode cost
-//! per 20 ms frame, idle CPU with no clients, and the "station load" scenario (4 scope
+//! per 20 ms frame, what a wake-up costs the woken thread (`support/wake_cost.rs`), idle
+//! CPU with no clients, and the "station load" scenario (4 scope
 //! clients, 1 control client sending a command every 200 ms, 1 Opus listener, meters at
 //! 20 fps) that later work compares against, each run of it followed by its I/O floor
 //! (what only the load's I/O costs, with no logic: `support/io_floor.rs`).
@@ -32,6 +33,8 @@ mod io_floor;
 mod opus;
 #[path = "support/mod.rs"]
 mod support;
+#[path = "support/wake_cost.rs"]
+mod wake_cost;
 
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
@@ -574,6 +577,10 @@ fn main() {
         io_floor::child();
         return;
     }
+    if std::env::args().any(|a| a == wake_cost::CHILD_ARG) {
+        wake_cost::child();
+        return;
+    }
     let o = Opts {
         secs: arg("--seconds", 10),
         runs: arg("--runs", 1).max(1),
@@ -582,6 +589,9 @@ fn main() {
     };
     if o.wants("opus cost") {
         opus::opus_cost();
+    }
+    if o.wants("wake cost") {
+        wake_cost::wake_cost();
     }
     if o.wants("latency") {
         for _ in 0..o.runs {
