@@ -19,8 +19,8 @@ use crate::radio::executor::EventWatcher;
 use crate::web::context::AppCtx;
 
 /// Watches the radio's events for PTT (registered by `app.rs`): it runs in the
-/// executor (on the link's CI-V thread), before the change is published, so that nobody sees PTT off while
-/// the owner is still set.
+/// executor (on the link's CI-V thread), before the change is published, so that
+/// nobody sees PTT off while the owner is still set.
 pub struct PttWatcher(pub Weak<AppCtx>);
 
 impl EventWatcher for PttWatcher {

@@ -5,7 +5,8 @@
 //! bytes to send ([`Engine::poll_transmit`]), the next instant it needs to run
 //! ([`Engine::poll_timeout`]) and finished commands ([`Engine::poll_event`]). It never
 //! sleeps, reads a clock or touches a socket; the executor (run on the link's CI-V
-//! thread) is a thin shell around it, and the tests drive it in virtual time against the simulator's rig.
+//! thread) is a thin shell around it, and the tests drive it in virtual time against
+//! the simulator's rig.
 //!
 //! ```text
 //!            submit ─► queue ─► procedure ─► step ─► Send ─► in flight ─► answer/NAK/timeout

@@ -21,6 +21,7 @@ use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use parking_lot::{Mutex, RwLock};
 
 use crate::lan::link::{CivEndpoint, LinkEvent};
+use crate::net::poll::earliest;
 use crate::profile::Profile;
 use crate::radio::engine::scope::SweepEdges;
 use crate::radio::engine::{Engine, EngineEvent, EngineStats};
@@ -235,14 +236,10 @@ impl CivEndpoint for Executor {
             let polls = self.inputs.polls.read();
             let due = polls.iter().filter_map(|s| s.poll_due(now));
             for t in due.chain(self.inputs.queue.poll_timeout(now)) {
-                next = Some(next.map_or(t, |n| n.min(t)));
+                next = earliest(next, Some(t));
             }
         }
-        if let Some(t) = self.stopping {
-            let end = t + SHUTDOWN_GRACE;
-            next = Some(next.map_or(end, |n| n.min(end)));
-        }
-        next
+        earliest(next, self.stopping.map(|t| t + SHUTDOWN_GRACE))
     }
 }
 
