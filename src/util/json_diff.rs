@@ -23,31 +23,66 @@ impl Diff {
 /// Computes the leaf-level difference from `old` to `new` (both objects).
 pub fn diff(old: &Map<String, Value>, new: &Map<String, Value>) -> Diff {
     let mut d = Diff::default();
-    walk(old, new, "", &mut d.changed, &mut d.removed);
+    walk(old, new, &mut String::new(), &mut d.changed, &mut d.removed);
     d
+}
+
+/// Adds to `d` what [`diff`] of two objects reports for their entry `key`, whose
+/// values are `old` and `new` (`None`: absent): for a caller that knows the other
+/// entries are equal.
+pub fn diff_entry(key: &str, old: Option<&Value>, new: Option<&Value>, d: &mut Diff) {
+    match new {
+        Some(nv) => entry(
+            key,
+            old,
+            nv,
+            &mut String::new(),
+            &mut d.changed,
+            &mut d.removed,
+        ),
+        None if old.is_some() => d.removed.push(key.to_string()),
+        None => {}
+    }
+}
+
+/// The difference of one entry present in the new object; `prefix` is the dotted
+/// path of the object holding it (restored on return).
+fn entry(
+    key: &str,
+    old: Option<&Value>,
+    nv: &Value,
+    prefix: &mut String,
+    changed: &mut Map<String, Value>,
+    removed: &mut Vec<String>,
+) {
+    match (old, nv) {
+        (Some(Value::Object(oo)), Value::Object(no)) => {
+            let len = prefix.len();
+            prefix.push_str(key);
+            prefix.push('.');
+            let mut sub = Map::new();
+            walk(oo, no, prefix, &mut sub, removed);
+            prefix.truncate(len);
+            if !sub.is_empty() {
+                changed.insert(key.to_string(), Value::Object(sub));
+            }
+        }
+        (Some(ov), nv) if ov == nv => {}
+        (_, nv) => {
+            changed.insert(key.to_string(), nv.clone());
+        }
+    }
 }
 
 fn walk(
     old: &Map<String, Value>,
     new: &Map<String, Value>,
-    prefix: &str,
+    prefix: &mut String,
     changed: &mut Map<String, Value>,
     removed: &mut Vec<String>,
 ) {
     for (k, nv) in new {
-        match (old.get(k), nv) {
-            (Some(Value::Object(oo)), Value::Object(no)) => {
-                let mut sub = Map::new();
-                walk(oo, no, &format!("{prefix}{k}."), &mut sub, removed);
-                if !sub.is_empty() {
-                    changed.insert(k.clone(), Value::Object(sub));
-                }
-            }
-            (Some(ov), nv) if ov == nv => {}
-            (_, nv) => {
-                changed.insert(k.clone(), nv.clone());
-            }
-        }
+        entry(k, old.get(k), nv, prefix, changed, removed);
     }
     for k in old.keys() {
         if !new.contains_key(k) {
@@ -124,5 +159,21 @@ mod tests {
         apply(&mut c, &d.changed, &d.removed);
         assert_eq!(c, b);
         assert!(diff(&b, &b).is_empty());
+    }
+
+    #[test]
+    fn an_entry_alone_is_reported_as_the_whole_diff_reports_it() {
+        let a = obj(json!({"main": {"f": 1, "x": {"y": 1}}, "sub": {"f": 2}, "r": 1}));
+        let b = obj(json!({"main": {"f": 3}, "r": 2}));
+        let mut d = Diff::default();
+        for k in ["main", "r", "sub"] {
+            diff_entry(k, a.get(k), b.get(k), &mut d);
+        }
+        assert_eq!(d, diff(&a, &b));
+        assert_eq!(d.removed, vec!["main.x".to_string(), "sub".to_string()]);
+        let mut none = Diff::default();
+        diff_entry("gone", None, None, &mut none);
+        diff_entry("r", a.get("r"), a.get("r"), &mut none);
+        assert!(none.is_empty());
     }
 }

@@ -9,11 +9,12 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use parking_lot::Mutex;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::radio::state::events::RadioEvent;
-use crate::radio::state::{StateContent, StateUpdate, WsClients};
-use crate::util::json_diff;
+use crate::radio::state::{RadioState, StateContent, StateUpdate, WsClients};
+use crate::util::json_diff::{self, Diff};
 use crate::util::time::iso8601;
 
 impl StateContent {
@@ -86,15 +87,24 @@ struct StoreInner {
 }
 
 impl StoreInner {
-    /// The content changed: the next revision, its delta and `events` to every sink.
-    fn commit(&mut self, events: Vec<RadioEvent>, at: SystemTime) {
+    /// The content changed from `prev` (`None`: not known): the next revision, its
+    /// delta and `events` to every sink.
+    fn commit(&mut self, prev: Option<&StateContent>, events: Vec<RadioEvent>, at: SystemTime) {
         let revision = self.revision + 1;
-        let doc = self.content.to_json(revision, at);
-        let d = json_diff::diff(&self.doc, &doc);
+        let d = match prev {
+            Some(prev) if only_patched_entries_differ(prev, &self.content) => {
+                self.patch_entries(prev, revision, at)
+            }
+            _ => {
+                let doc = self.content.to_json(revision, at);
+                let d = json_diff::diff(&self.doc, &doc);
+                self.doc = doc;
+                d
+            }
+        };
         self.revision = revision;
         self.updated_at = at;
         self.json = None;
-        self.doc = doc;
         let change = Arc::new(StateChange {
             revision,
             changed: d.changed,
@@ -104,6 +114,22 @@ impl StoreInner {
         for (_, s) in &self.sinks {
             s.on_change(&change);
         }
+    }
+
+    /// Brings `doc` to the content when only its receivers or scope changed since
+    /// `prev` (a dial turn, a mode, the span that follows them: most updates):
+    /// serializes and compares those entries alone, with the same delta as a
+    /// comparison of the whole documents.
+    fn patch_entries(&mut self, prev: &StateContent, revision: u64, at: SystemTime) -> Diff {
+        let mut d = Diff::default();
+        let (before, now) = (&prev.radio, &self.content.radio);
+        let doc = &mut self.doc;
+        patch_entry(doc, &mut d, "main", Some(&before.main), Some(&now.main));
+        patch_entry(doc, &mut d, "scope", Some(&before.scope), Some(&now.scope));
+        patch_entry(doc, &mut d, "sub", before.sub.as_ref(), now.sub.as_ref());
+        patch_entry(doc, &mut d, "revision", None, Some(&revision));
+        patch_entry(doc, &mut d, "updatedAt", None, Some(&iso8601(at)));
+        d
     }
 
     fn snapshot(&mut self) -> Snapshot {
@@ -118,6 +144,55 @@ impl StoreInner {
             content: self.content.clone(),
         }
     }
+}
+
+/// Brings the entry `key` of `doc` from `old` to `new` (`None`: absent) and adds its
+/// difference to `d`; nothing when they are equal. An `old` of `None` with a `new`
+/// always compares the new value with the document's.
+fn patch_entry<T: Serialize + PartialEq>(
+    doc: &mut Map<String, Value>,
+    d: &mut Diff,
+    key: &str,
+    old: Option<&T>,
+    new: Option<&T>,
+) {
+    if old.is_some() && old == new {
+        return;
+    }
+    let value = new.map(|v| serde_json::to_value(v).unwrap_or(Value::Null));
+    json_diff::diff_entry(key, doc.get(key), value.as_ref(), d);
+    match value {
+        Some(v) => doc.insert(key.to_string(), v),
+        None => doc.remove(key),
+    };
+}
+
+/// Whether `a` and `b` differ in their receivers and scope alone (the entries
+/// [`StoreInner::patch_entries`] brings up to date). Every field is named, so a new
+/// one cannot be left out of the comparison.
+fn only_patched_entries_differ(a: &StateContent, b: &StateContent) -> bool {
+    let StateContent {
+        radio,
+        connection,
+        ws_clients,
+        detail,
+    } = a;
+    let RadioState {
+        main: _,
+        sub: _,
+        scope: _,
+        active,
+        ptt,
+        power_on,
+        settings,
+    } = radio;
+    *connection == b.connection
+        && *ws_clients == b.ws_clients
+        && *detail == b.detail
+        && *active == b.radio.active
+        && *ptt == b.radio.ptt
+        && *power_on == b.radio.power_on
+        && *settings == b.radio.settings
 }
 
 /// Holds the state resource; see the module docs.
@@ -173,8 +248,8 @@ impl StateStore {
                 if *content == g.content {
                     return;
                 }
-                g.content = *content;
-                g.commit(events, at);
+                let prev = std::mem::replace(&mut g.content, *content);
+                g.commit(Some(&prev), events, at);
             }
             StateUpdate::Event(event) => {
                 let change = Arc::new(StateChange {
@@ -197,7 +272,7 @@ impl StateStore {
         let before = g.content.ws_clients;
         f(&mut g.content.ws_clients);
         if g.content.ws_clients != before {
-            g.commit(Vec::new(), SystemTime::now());
+            g.commit(None, Vec::new(), SystemTime::now());
         }
     }
 
@@ -222,8 +297,9 @@ impl StateStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::radio::state::{RadioState, ReceiverState, TrackedState};
+    use crate::radio::state::{RadioStatus, ReceiverState, TrackedState};
     use crate::wire::civ::Mode;
+    use std::time::Duration;
 
     struct Collect(Mutex<Vec<Arc<StateChange>>>);
     impl StateSink for Collect {
@@ -310,5 +386,86 @@ mod tests {
         );
         assert!(changes[1].changed.is_empty());
         assert_eq!(changes[1].events, vec![RadioEvent::Ptt(None)]);
+    }
+
+    /// A pseudo-random walk over the content: every delta, whether only the receivers
+    /// and scope changed or more, is the difference of the whole documents before and after,
+    /// and the snapshot is the content's document.
+    #[test]
+    fn every_delta_is_the_difference_of_the_whole_documents() {
+        let store = StateStore::new(content());
+        let sink = Arc::new(Collect(Mutex::new(Vec::new())));
+        let (_, snap) = store.subscribe(sink.clone());
+        let mut doc: Map<String, Value> = serde_json::from_str(&snap.json).unwrap();
+        let mut c = content();
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let (mut seed, mut patched, mut wider) = (0x2545_f491_4f6c_dd1d_u64, 0, 0);
+        for step in 0..600u64 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = (seed >> 8) % 1000;
+            match seed % 11 {
+                0 => c.radio.main.freq_hz = Some(14_000_000 + n),
+                1 => c.radio.main.mode = [Some(Mode::Usb), Some(Mode::Cw), None][n as usize % 3],
+                2 => {
+                    c.radio.sub =
+                        (n % 3 != 0).then(|| ReceiverState::tuned(7_000_000 + n, Mode::Lsb, false))
+                }
+                3 => {
+                    if let Some(sub) = &mut c.radio.sub {
+                        sub.freq_hz = (n % 5 != 0).then_some(7_100_000 + n);
+                    }
+                }
+                4 => c.radio.ptt = Some(n % 2 == 0),
+                5 => c.radio.settings.power = Some((n % 256) as u16),
+                6 => {
+                    c.detail.status =
+                        [RadioStatus::Connected, RadioStatus::Recovering][n as usize % 2]
+                }
+                7 => c.radio.main.filter = Some((n % 3) as u8 + 1),
+                8 => {
+                    c.radio.main.freq_hz = Some(28_000_000 + n);
+                    c.radio.scope.start_freq = 27_975_000 + n;
+                    c.radio.scope.end_freq = 28_025_000 + n;
+                }
+                9 => c.radio.scope.out_of_range = n % 2 == 0,
+                _ => {
+                    c.radio.main.freq_hz = Some(21_000_000 + n);
+                    c.radio.ptt = Some(n % 2 == 1);
+                }
+            }
+            // two steps share a millisecond: `updatedAt` does not always change
+            let at = t0 + Duration::from_millis(step / 2);
+            let before = store.revision();
+            store.publish(
+                StateUpdate::Changed {
+                    content: Box::new(c.clone()),
+                    events: Vec::new(),
+                },
+                at,
+            );
+            let now: Map<String, Value> = serde_json::from_str(&store.snapshot().json).unwrap();
+            if store.revision() == before {
+                assert_eq!(now, doc, "step {step}: no change, no new document");
+                continue;
+            }
+            assert_eq!(now, c.to_json(store.revision(), at), "step {step}");
+            let change = sink.0.lock().last().unwrap().clone();
+            let whole = json_diff::diff(&doc, &now);
+            assert_eq!(
+                (&change.changed, &change.removed),
+                (&whole.changed, &whole.removed),
+                "step {step}"
+            );
+            let keys = ["main", "scope", "sub", "revision", "updatedAt"];
+            if change.changed.keys().all(|k| keys.contains(&k.as_str())) {
+                patched += 1;
+            } else {
+                wider += 1;
+            }
+            doc = now;
+        }
+        assert!(patched > 100 && wider > 100, "{patched} {wider}");
     }
 }
