@@ -389,8 +389,8 @@ mod tests {
     }
 
     /// A pseudo-random walk over the content: every delta, whether only the receivers
-    /// and scope changed or more, is the difference of the whole documents before and after,
-    /// and the snapshot is the content's document.
+    /// and scope changed or more, is the difference of the whole documents before and
+    /// after, and the snapshot is the content's document.
     #[test]
     fn every_delta_is_the_difference_of_the_whole_documents() {
         let store = StateStore::new(content());
