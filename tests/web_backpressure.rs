@@ -31,14 +31,7 @@ fn assert_rate(got: f64, want: f64, what: &str) {
 /// (if any) and then reads only when told.
 fn stalled_client(addr: SocketAddr, path: &str, start: Option<Value>, rcvbuf: i32) -> Conn {
     let mut s = wrap(socket_with_small_rcvbuf(addr, rcvbuf));
-    s.write_all(
-        format!(
-            "GET {path} HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        )
-        .as_bytes(),
-    )
-    .unwrap();
+    s.write_all(&upgrade_request(path)).unwrap();
     let mut head = Vec::new();
     let mut b = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {

@@ -30,11 +30,7 @@ struct Flood {
 impl Flood {
     fn start(addr: SocketAddr) -> Flood {
         let mut s = TcpStream::connect(addr).unwrap();
-        s.write_all(
-            b"GET /api/v1/ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-        )
-        .unwrap();
+        s.write_all(&upgrade_request("/api/v1/ws")).unwrap();
         let mut reader = s.try_clone().unwrap();
         reader
             .set_read_timeout(Some(Duration::from_millis(100)))

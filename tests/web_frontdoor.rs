@@ -281,13 +281,12 @@ fn clients_closing_early_cause_no_panic_and_no_harm() {
             let _ = s.tcp().write_all(b"\x16\x03\x01\x02\x00\x01");
             continue;
         }
-        let req: &[u8] = if i % 3 == 0 {
-            b"GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let req = if i % 3 == 0 {
+            upgrade_request("/api/v1/ws")
         } else {
-            b"GET /api/v1/capabilities HTTP/1.1\r\nHost: x\r\n\r\n"
+            b"GET /api/v1/capabilities HTTP/1.1\r\nHost: x\r\n\r\n".to_vec()
         };
-        let _ = s.write_all(req);
+        let _ = s.write_all(&req);
         drop(s);
     }
     // their places under the per-client cap come free as the server notices them leave

@@ -343,9 +343,7 @@ fn keepalive_closes_a_client_that_never_answers_pings() {
     let srv = server_with(web);
     let a = srv.addr();
     let mut silent = connect(a);
-    silent
-        .write_all(b"GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        .unwrap();
+    silent.write_all(&upgrade_request("/api/v1/ws")).unwrap();
     // a raw socket never answers pings
     assert!(wait_for(Duration::from_secs(1), || srv
         .app

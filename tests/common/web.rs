@@ -240,6 +240,16 @@ pub fn connect(addr: SocketAddr) -> Conn {
     }
 }
 
+/// A WebSocket upgrade request for `path`, written by hand (RFC 6455's sample key), for
+/// tests that drive the socket below the client library.
+pub fn upgrade_request(path: &str) -> Vec<u8> {
+    format!(
+        "GET {path} HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .into_bytes()
+}
+
 /// Sends raw bytes and reads one response (the connection is closed after).
 pub fn raw(addr: SocketAddr, bytes: &[u8]) -> HttpResponse {
     let mut s = connect(addr);

@@ -64,11 +64,7 @@ fn a_half_open_ptt_owner_is_noticed_within_seconds() {
     let srv = server("ic7610");
     let a = srv.addr();
     let mut s = connect(a);
-    s.write_all(
-        b"GET /api/v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-    )
-    .unwrap();
+    s.write_all(&upgrade_request("/api/v1/ws")).unwrap();
     let mut buf = [0u8; 4096];
     let n = s.read(&mut buf).unwrap();
     assert!(buf[..n].starts_with(b"HTTP/1.1 101"));
