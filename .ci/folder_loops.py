@@ -39,11 +39,26 @@ def folder(rel):
     return d if d else "."
 
 
+# re-exported child modules (`pub use engine::{request, scope};` in radio/mod.rs): the
+# short name `radio::request` stands for the file it re-exports
+aliases = {}
+REEXPORT = re.compile(r"^pub use (\w+)::(?:\{([^}]*)\}|(\w+));", re.M)
+for mod, rel in mods.items():
+    text = open(os.path.join(src, rel), encoding="utf-8").read()
+    for m in REEXPORT.finditer(text):
+        names = m.group(2).split(",") if m.group(2) is not None else [m.group(3)]
+        for name in (n.strip() for n in names):
+            if name and (*mod, m.group(1), name) in mods:
+                aliases[(*mod, name)] = (*mod, m.group(1), name)
+
+
 def resolve(path):
-    """The longest known module prefix of `path`."""
+    """The longest known module prefix of `path` (through re-exports)."""
     for n in range(len(path), 0, -1):
-        if tuple(path[:n]) in mods:
-            return tuple(path[:n])
+        prefix = tuple(path[:n])
+        prefix = aliases.get(prefix, prefix)
+        if prefix in mods:
+            return prefix
     return None
 
 

@@ -15,6 +15,8 @@ use std::sync::Arc;
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
 
+use crate::wire::civ::Mode;
+
 /// Input rate, Hz.
 pub const SAMPLE_RATE: u32 = 48_000;
 /// FFT length.
@@ -155,12 +157,12 @@ pub enum Sideband {
 }
 
 impl Sideband {
-    /// The sideband of mode `mode` (a profile mode name).
-    pub fn of_mode(mode: &str) -> Sideband {
+    /// The sideband of mode `mode`.
+    pub fn of_mode(mode: Mode) -> Sideband {
         match mode {
-            "LSB" | "CW-R" | "RTTY" | "PSK-R" => Sideband::Lower,
-            "AM" | "FM" | "WFM" | "DV" => Sideband::Both,
-            _ => Sideband::Upper,
+            Mode::Lsb | Mode::CwR | Mode::Rtty | Mode::PskR => Sideband::Lower,
+            Mode::Am | Mode::Fm | Mode::Wfm | Mode::Dv => Sideband::Both,
+            Mode::Usb | Mode::Cw | Mode::RttyR | Mode::Psk | Mode::Dd => Sideband::Upper,
         }
     }
 }
@@ -342,11 +344,11 @@ mod tests {
 
     #[test]
     fn modes_pick_their_side() {
-        assert_eq!(Sideband::of_mode("USB"), Sideband::Upper);
-        assert_eq!(Sideband::of_mode("CW"), Sideband::Upper);
-        assert_eq!(Sideband::of_mode("LSB"), Sideband::Lower);
-        assert_eq!(Sideband::of_mode("RTTY"), Sideband::Lower);
-        assert_eq!(Sideband::of_mode("AM"), Sideband::Both);
+        assert_eq!(Sideband::of_mode(Mode::Usb), Sideband::Upper);
+        assert_eq!(Sideband::of_mode(Mode::Cw), Sideband::Upper);
+        assert_eq!(Sideband::of_mode(Mode::Lsb), Sideband::Lower);
+        assert_eq!(Sideband::of_mode(Mode::Rtty), Sideband::Lower);
+        assert_eq!(Sideband::of_mode(Mode::Am), Sideband::Both);
         let l = Layout {
             dial_hz: 1_000,
             sideband: Sideband::Lower,

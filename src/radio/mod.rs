@@ -9,8 +9,8 @@
 //!   sweep assembler), fed `(input, now)`, and the TX audio gate it closes the moment
 //!   an unkey is asked for (a lock, taken without waiting on anything).
 //! * [`dispatch`]: the sans-IO per-client queues and rate limits in front of the engine.
-//! * [`shell`]: the executor (run on the link's CI-V thread), the pumps, the TX audio
-//!   gate and the service that starts them.
+//! * [`shell`]: the executor (run on the link's CI-V thread), the pumps, the state store
+//!   and the service that starts them.
 //!
 //! The folders form no loop (`.ci/folder_loops.py`). The re-exports below name the
 //! modules the rest of the server uses where it finds them (`radio::service`,

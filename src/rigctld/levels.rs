@@ -264,12 +264,12 @@ pub fn agc_number(a: Agc) -> i64 {
     }
 }
 
-/// The `set_agc` choice of a `RIG_AGC_*` number.
-pub fn agc_choice(n: i64) -> Option<&'static str> {
+/// The AGC setting of a `RIG_AGC_*` number (SUPERFAST reads as FAST, AUTO as SLOW).
+pub fn agc_choice(n: i64) -> Option<Agc> {
     match n {
-        1 | 2 => Some("fast"),
-        5 => Some("mid"),
-        3 | 6 => Some("slow"),
+        1 | 2 => Some(Agc::Fast),
+        5 => Some(Agc::Mid),
+        3 | 6 => Some(Agc::Slow),
         _ => None,
     }
 }
@@ -512,17 +512,11 @@ mod tests {
 
     #[test]
     fn agc_numbers_round_trip() {
-        for a in [Agc::Fast, Agc::Mid, Agc::Slow] {
-            let choice = agc_choice(agc_number(a)).unwrap();
-            assert_eq!(
-                choice,
-                match a {
-                    Agc::Fast => "fast",
-                    Agc::Mid => "mid",
-                    Agc::Slow => "slow",
-                }
-            );
+        for &a in Agc::ALL {
+            assert_eq!(agc_choice(agc_number(a)), Some(a));
         }
+        assert_eq!(agc_choice(1), Some(Agc::Fast));
+        assert_eq!(agc_choice(6), Some(Agc::Slow));
         assert_eq!(agc_choice(0), None);
     }
 }

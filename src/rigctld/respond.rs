@@ -442,7 +442,7 @@ fn set_level(v: &View, name: &str, value: f64) -> Result<Step, RigError> {
         LevelSource::Preamp => obj(json!({"level": (value / 10.0).round() as i64})),
         LevelSource::Agc => {
             let choice = levels::agc_choice(value.round() as i64).ok_or(RigError::InvalidParam)?;
-            obj(json!({"mode": choice}))
+            obj(json!({"mode": choice.name()}))
         }
         LevelSource::KeySpeed => obj(json!({"wpm": value.round() as i64})),
         LevelSource::Meter(..) => return Err(RigError::NotAvailable),

@@ -58,11 +58,6 @@ impl<T: Copy + Into<usize>, const N: usize> TimerTable<T, N> {
         expired
     }
 
-    /// The earliest deadline of all armed timers.
-    pub fn next_timeout(&self) -> Option<Instant> {
-        self.at.iter().flatten().min().copied()
-    }
-
     /// The earliest deadline among `timers`.
     pub fn next_of(&self, timers: &[T]) -> Option<Instant> {
         timers.iter().filter_map(|t| self.get(*t)).min()
@@ -89,26 +84,27 @@ mod tests {
     }
 
     #[test]
-    fn set_get_stop_expire_and_the_next_timeout() {
+    fn set_get_stop_expire_and_the_next_deadline() {
         let t0 = Instant::now();
         let ms = |n| t0 + Duration::from_millis(n);
         let mut t = TimerTable::<Timer, 3>::default();
-        assert_eq!(t.next_timeout(), None);
+        let all = [Timer::Idle, Timer::Retry, Timer::Close];
+        assert_eq!(t.next_of(&all), None);
         t.set(Timer::Retry, ms(30));
         t.set(Timer::Idle, ms(50));
         t.set(Timer::Close, ms(40));
-        assert_eq!(t.next_timeout(), Some(ms(30)));
+        assert_eq!(t.next_of(&all), Some(ms(30)));
         assert_eq!(t.next_of(&[Timer::Idle, Timer::Close]), Some(ms(40)));
         t.set(Timer::Retry, ms(60));
         assert_eq!(t.get(Timer::Retry), Some(ms(60)), "set replaces");
-        assert_eq!(t.next_timeout(), Some(ms(40)));
+        assert_eq!(t.next_of(&all), Some(ms(40)));
         assert!(!t.expire(Timer::Close, ms(39)));
         assert!(t.is_expired(Timer::Close, ms(40)), "due at its deadline");
         assert!(t.expire(Timer::Close, ms(40)));
         assert!(!t.is_set(Timer::Close) && !t.expire(Timer::Close, ms(99)));
         t.stop(Timer::Idle);
-        assert_eq!(t.next_timeout(), Some(ms(60)));
+        assert_eq!(t.next_of(&all), Some(ms(60)));
         t.stop(Timer::Retry);
-        assert_eq!(t.next_timeout(), None);
+        assert_eq!(t.next_of(&all), None);
     }
 }

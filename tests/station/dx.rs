@@ -7,7 +7,7 @@ use std::time::Duration;
 use rigweb::station::dx::buffer::{SpotQuery, SpotSource};
 use rigweb::station::dx::session::SessionConfig;
 use rigweb::station::dx::{DxConfig, DxService, FeedConfig};
-use rigweb::station::rig_mode::RigMode;
+use rigweb::wire::civ::Mode;
 
 use super::cluster::{Conn, Node, Script, dialect};
 use crate::common::wait_for;
@@ -32,7 +32,7 @@ fn config(feeds: &[(&Node, SpotSource)], tweak: impl Fn(&mut SessionConfig)) -> 
 }
 
 fn start(cfg: DxConfig) -> DxService {
-    DxService::start(cfg, Arc::new(|_| Some(RigMode::Usb))).unwrap()
+    DxService::start(cfg, Arc::new(|_| Some(Mode::Usb))).unwrap()
 }
 
 fn all_spots(dx: &DxService) -> Vec<Arc<rigweb::station::dx::buffer::Spot>> {
@@ -100,12 +100,8 @@ fn dxspider_gets_the_call_at_its_prompt_and_only_spots_are_filed() {
     assert_eq!(spots[0].line.comment, "grüße aus Köln");
     assert_eq!(spots[0].line.spotter, "DL8LAS-");
     assert_eq!(spots[1].line.freq_hz, 14_025_000);
-    assert_eq!(spots[1].mode, Some(RigMode::Cw), "the comment says CW");
-    assert_eq!(
-        spots[0].mode,
-        Some(RigMode::Usb),
-        "else the band plan's hint"
-    );
+    assert_eq!(spots[1].mode, Some(Mode::Cw), "the comment says CW");
+    assert_eq!(spots[0].mode, Some(Mode::Usb), "else the band plan's hint");
     until("the status", || dx.feeds()[0].dropped_lines == 1);
     let f = &dx.feeds()[0];
     assert!(f.connected, "{f:?}");

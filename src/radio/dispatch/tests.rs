@@ -138,7 +138,7 @@ fn scope(writes: &[(SettingId, i64)]) -> Command {
                 raw,
             })
             .collect(),
-        result: crate::radio::answer::Written::default(),
+        result: crate::radio::table::answer::Written::default(),
     }
 }
 

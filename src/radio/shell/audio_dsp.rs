@@ -423,7 +423,7 @@ impl Dsp {
         };
         let layout = Layout {
             dial_hz: dial,
-            sideband: Sideband::of_mode(mode.name()),
+            sideband: Sideband::of_mode(mode),
             bandwidth_hz: span / 2,
         };
         let (start, end) = layout.edges();

@@ -3,10 +3,10 @@
 //! checks that span parameters (a frequency inside the profile's ranges, a memory list
 //! of at most ten channels).
 
+use super::command::{Command, Target};
+use super::error::CommandError;
 use super::params::Args;
 use crate::profile::Profile;
-use crate::radio::command::{Command, Target};
-use crate::radio::error::CommandError;
 use crate::wire::civ;
 
 fn ranges(profile: &Profile) -> String {

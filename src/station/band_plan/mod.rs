@@ -14,7 +14,8 @@ use serde_json::{Value, json};
 
 pub use self::load::{EMBEDDED_REGIONS, EMBEDDED_WORLDWIDE, embedded, region};
 use self::model::{Layer, RegionPlan, Segment};
-use super::rig_mode::{RigMode, voice_sideband};
+use super::rig_mode::voice_sideband;
+use crate::wire::civ::Mode;
 
 /// The region used when neither the flag nor a saved choice names one.
 pub const DEFAULT_REGION: &str = "r1";
@@ -148,7 +149,7 @@ impl BandPlans {
     /// The mode the active plan implies at `hz` (for a spot whose comment names none):
     /// the dial frequencies and digital segments USB, CW segments CW, voice segments
     /// the conventional sideband, broadcast AM.
-    pub fn suggest_mode(&self, hz: u64) -> Option<RigMode> {
+    pub fn suggest_mode(&self, hz: u64) -> Option<Mode> {
         let plan = &self.regions[*self.active.read()];
         // a dial frequency covers the 3 kHz of audio above it
         let at = |l: Layer| {
@@ -162,13 +163,13 @@ impl BandPlans {
             })
         };
         if at(Layer::Wsjt) || at(Layer::Digital) {
-            Some(RigMode::Usb)
+            Some(Mode::Usb)
         } else if at(Layer::Cw) || at(Layer::Beacon) {
-            Some(RigMode::Cw)
+            Some(Mode::Cw)
         } else if at(Layer::Phone) {
             Some(voice_sideband(hz))
         } else if at(Layer::Broadcast) {
-            Some(RigMode::Am)
+            Some(Mode::Am)
         } else {
             None
         }

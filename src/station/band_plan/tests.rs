@@ -118,15 +118,11 @@ fn segments_are_those_of_the_active_region_and_layers_that_touch_the_range() {
 #[test]
 fn the_plan_implies_a_mode_where_a_spot_comment_names_none() {
     let p = BandPlans::new(Some("r1"), None).unwrap();
-    assert_eq!(p.suggest_mode(14_025_000), Some(RigMode::Cw));
-    assert_eq!(
-        p.suggest_mode(14_075_500),
-        Some(RigMode::Usb),
-        "FT8 passband"
-    );
-    assert_eq!(p.suggest_mode(7_150_000), Some(RigMode::Lsb));
-    assert_eq!(p.suggest_mode(14_200_000), Some(RigMode::Usb));
-    assert_eq!(p.suggest_mode(9_500_000), Some(RigMode::Am));
+    assert_eq!(p.suggest_mode(14_025_000), Some(Mode::Cw));
+    assert_eq!(p.suggest_mode(14_075_500), Some(Mode::Usb), "FT8 passband");
+    assert_eq!(p.suggest_mode(7_150_000), Some(Mode::Lsb));
+    assert_eq!(p.suggest_mode(14_200_000), Some(Mode::Usb));
+    assert_eq!(p.suggest_mode(9_500_000), Some(Mode::Am));
     assert_eq!(p.suggest_mode(100_000_000), None);
     let v = p.config_json();
     assert_eq!(v["region"], "r1");

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::spot::SpotLine;
 use crate::station::ham_bands::band_of;
-use crate::station::rig_mode::RigMode;
 use crate::util::time::iso8601;
+use crate::wire::civ::Mode;
 
 /// Spots kept.
 pub const CAPACITY: usize = 500;
@@ -48,7 +48,7 @@ pub struct Spot {
     /// Which feed.
     pub source: SpotSource,
     /// The mode its comment or frequency implies.
-    pub mode: Option<RigMode>,
+    pub mode: Option<Mode>,
 }
 
 impl Spot {
@@ -77,7 +77,7 @@ impl Spot {
             "received_at": iso8601(self.received_at),
             "source": self.source.as_str(),
             "band": self.band(),
-            "mode": self.mode.map(RigMode::as_str),
+            "mode": self.mode.map(Mode::name),
         })
     }
 }

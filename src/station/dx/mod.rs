@@ -20,9 +20,9 @@ use serde_json::{Value, json};
 
 use self::buffer::{Spot, SpotBuffer, SpotQuery, SpotSource};
 use self::session::SessionConfig;
-use super::rig_mode::RigMode;
 use crate::hub::{Fanout, Subscriber, Subscription};
 use crate::util::time::iso8601;
+use crate::wire::civ::Mode;
 
 /// One feed: a cluster node or a skimmer server.
 #[derive(Debug, Clone)]
@@ -45,7 +45,7 @@ pub struct DxConfig {
 }
 
 /// The mode a frequency implies (from the band plan), for spots whose comment names none.
-pub type ModeHint = Arc<dyn Fn(u64) -> Option<RigMode> + Send + Sync>;
+pub type ModeHint = Arc<dyn Fn(u64) -> Option<Mode> + Send + Sync>;
 
 /// What one feed is doing.
 #[derive(Debug, Clone)]

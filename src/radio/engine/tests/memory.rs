@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use super::{Fate, Pair, code, ok};
-use crate::radio::command::Command;
 use crate::radio::table::answer::{Answer, Given, MemoryChannel, MemoryEntry, Written};
+use crate::radio::table::command::Command;
 use crate::wire::civ::{Frame, Mode, Receiver, cmd};
 
 /// `(cmd, data)` of the requests sent after the first `from`.
@@ -113,7 +113,7 @@ fn an_empty_channel_is_refused_before_anything_changes() {
 fn a_store_writes_the_vfo_and_answers_the_channel_read_back() {
     let mut p = Pair::ready("ic7610");
     ok(p.exec(Command::SetFreq {
-        target: crate::radio::command::Target::Receiver(Receiver::Main),
+        target: crate::radio::table::command::Target::Receiver(Receiver::Main),
         hz: 21_074_000,
     }));
     let n = p.sent.len();
