@@ -58,6 +58,16 @@ fn info_capabilities_and_health() {
     assert_eq!(caps["scopeSource"], "hardware");
     assert!(caps["scopeConfig"]["defaultSpan"].as_u64().unwrap() > 0);
     assert_eq!(caps["audioConfig"]["sampleRate"], 48000);
+    // each of the profile's meters, with its label and when it is read
+    let meters = caps["meters"].as_array().unwrap();
+    let info = caps["meterInfo"].as_object().unwrap();
+    assert_eq!(info.len(), meters.len(), "{info:?}");
+    assert_eq!(
+        info["smeter_sub"],
+        json!({"label": "S (SUB)", "read": "rx"})
+    );
+    assert_eq!(info["power"], json!({"label": "Po", "read": "tx"}));
+    assert_eq!(info["vd"], json!({"label": "Vd", "read": "always"}));
     let bands: Vec<&Value> = caps["freqRanges"]
         .as_array()
         .unwrap()

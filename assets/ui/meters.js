@@ -1,5 +1,6 @@
 // Meter views: an S-meter bar per receiver (S-units, dB over S9, peak hold) and the
-// transmit meters (Po, SWR, ALC, COMP, Id while transmitting; Vd and TEMP always).
+// transmit meters (the profile's meters that are not read while receiving only: their
+// labels and when they apply come from the capabilities' `meterInfo`).
 import { h, setText } from './dom.js';
 import { sMeter, sMeterTicks, meterReading, PeakHold } from './meterscale.js';
 
@@ -45,11 +46,6 @@ export class SMeterBar {
   }
 }
 
-const TX_METERS = [
-  ['power', 'Po'], ['swr', 'SWR'], ['alc', 'ALC'], ['comp', 'COMP'], ['id', 'Id'], ['vd', 'Vd'], ['temp', 'TEMP'],
-];
-const ALWAYS = new Set(['vd', 'temp']);
-
 /** The transmit meters the profile has. */
 export class TxMeters {
   constructor(root) {
@@ -59,18 +55,20 @@ export class TxMeters {
     this.holds = new Map();
   }
 
-  /** Builds bars for the profile's meters (`caps.meters`). */
+  /** Builds bars for the profile's meters (`caps.meters`, in its order) that are read
+   * while transmitting (`read` "tx" or "always" in `caps.meterInfo`). */
   build(caps) {
     this.root.replaceChildren();
     this.items.clear();
     this.maxWatts = (caps.power && caps.power.maxWatts) || 100;
-    const have = new Set(caps.meters || []);
-    for (const [name, label] of TX_METERS) {
-      if (!have.has(name)) continue;
+    const info = caps.meterInfo || {};
+    for (const name of caps.meters || []) {
+      const meter = info[name];
+      if (!meter || meter.read === 'rx') continue;
       const v = h('span', { class: 'v', text: '—' });
       const bar = h('i');
-      const el = h('div', { class: 'mtr idle' }, h('div', { class: 'top2' }, h('span', { text: label }), v), h('div', { class: 'bar' }, bar));
-      this.items.set(name, { el, v, bar });
+      const el = h('div', { class: 'mtr idle' }, h('div', { class: 'top2' }, h('span', { text: meter.label }), v), h('div', { class: 'bar' }, bar));
+      this.items.set(name, { el, v, bar, always: meter.read === 'always' });
       this.holds.set(name, new PeakHold(800, 0.6));
       this.root.append(el);
     }
@@ -80,7 +78,7 @@ export class TxMeters {
   update(readings, tx, now = performance.now()) {
     for (const [name, it] of this.items) {
       const raw = readings[name];
-      const live = tx || ALWAYS.has(name);
+      const live = tx || it.always;
       it.el.classList.toggle('idle', !live || raw === undefined);
       if (raw === undefined || !live) {
         if (!live) {

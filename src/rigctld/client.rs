@@ -162,7 +162,7 @@ impl Client {
             Plan::Meter(level, kind) => {
                 let transmitting = radio.store().read(|c| c.radio.transmitting());
                 let now = Instant::now();
-                let raw = if kind.is_tx() != transmitting {
+                let raw = if !kind.phase().applies(transmitting) {
                     // TX meters are read only while transmitting, RX meters only while
                     // receiving: the last reading (or 0) at once, no wait
                     Some(self.meters.last(kind).unwrap_or(0))

@@ -58,6 +58,15 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         .iter()
         .map(|m| (m.name().to_string(), json!(m.web_id())))
         .collect();
+    let meter_info: Map<String, Value> = p
+        .meters
+        .list
+        .iter()
+        .map(|m| {
+            let info = json!({"label": m.label(), "read": m.phase().name()});
+            (m.name().to_string(), info)
+        })
+        .collect();
     json!({
         "model": p.model(),
         "id": p.id(),
@@ -88,6 +97,7 @@ pub fn capabilities_json(p: &Profile, rx_codec: u8) -> Value {
         "power": {"minWatts": p.power.min_watts, "maxWatts": p.power.max_watts, "levelMax": 255},
         "meters": p.meters.list,
         "meterIds": meter_ids,
+        "meterInfo": meter_info,
         "tags": capability_tags(p),
         "hasScope": p.scope.source != ScopeSourceKind::None,
         "hasAudio": p.has_feature(Feature::Audio),

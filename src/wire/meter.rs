@@ -34,11 +34,84 @@ impl MeterKind {
         self.value()
     }
 
-    /// True for meters that only mean something while transmitting.
-    pub fn is_tx(self) -> bool {
-        matches!(
-            self,
-            MeterKind::Power | MeterKind::Swr | MeterKind::Alc | MeterKind::Comp | MeterKind::Id
-        )
+    /// When the meter means something, and so when it is read.
+    pub fn phase(self) -> MeterPhase {
+        match self {
+            MeterKind::Smeter | MeterKind::SmeterSub => MeterPhase::Receiving,
+            MeterKind::Power
+            | MeterKind::Swr
+            | MeterKind::Alc
+            | MeterKind::Comp
+            | MeterKind::Id => MeterPhase::Transmitting,
+            MeterKind::Vd | MeterKind::Temp => MeterPhase::Always,
+        }
+    }
+
+    /// The short label a meter panel shows (a radio's own).
+    pub fn label(self) -> &'static str {
+        match self {
+            MeterKind::Smeter => "S",
+            MeterKind::SmeterSub => "S (SUB)",
+            MeterKind::Power => "Po",
+            MeterKind::Swr => "SWR",
+            MeterKind::Alc => "ALC",
+            MeterKind::Comp => "COMP",
+            MeterKind::Id => "Id",
+            MeterKind::Vd => "Vd",
+            MeterKind::Temp => "TEMP",
+        }
+    }
+}
+
+/// When a meter means something: the S-meters while receiving, the TX meters while
+/// transmitting, the PA's supply voltage and temperature always (they move slowly).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MeterPhase {
+    /// While receiving.
+    Receiving,
+    /// While transmitting.
+    Transmitting,
+    /// Both.
+    Always,
+}
+
+impl MeterPhase {
+    /// Its name in the capabilities (`meterInfo`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MeterPhase::Receiving => "rx",
+            MeterPhase::Transmitting => "tx",
+            MeterPhase::Always => "always",
+        }
+    }
+
+    /// True if a meter of this phase means something while `transmitting` or not.
+    pub fn applies(self, transmitting: bool) -> bool {
+        match self {
+            MeterPhase::Receiving => !transmitting,
+            MeterPhase::Transmitting => transmitting,
+            MeterPhase::Always => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_say_when_a_meter_applies() {
+        assert!(MeterKind::Smeter.phase().applies(false));
+        assert!(!MeterKind::SmeterSub.phase().applies(true));
+        assert!(MeterKind::Swr.phase().applies(true));
+        assert!(!MeterKind::Power.phase().applies(false));
+        for k in [MeterKind::Vd, MeterKind::Temp] {
+            assert!(k.phase().applies(true) && k.phase().applies(false), "{k:?}");
+        }
+        let phases: Vec<&str> = MeterKind::ALL.iter().map(|k| k.phase().name()).collect();
+        assert_eq!(
+            phases,
+            ["rx", "rx", "tx", "tx", "tx", "tx", "tx", "always", "always"]
+        );
     }
 }

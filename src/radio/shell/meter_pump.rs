@@ -1,9 +1,9 @@
 //! The meter pump: polls the meters that clients ask for, at the highest rate asked
 //! (at most 20 per second), as a [`PollSource`] of the executor (served when no client
 //! command may go), and hands each reading to every subscriber. RX meters are read while
-//! receiving, TX meters while transmitting; the PA supply voltage (Vd), which does not
-//! move quickly, at most every [`SLOW_PERIOD`] (each CI-V read costs the radio link a
-//! round trip). Nothing is polled while nobody asks.
+//! receiving, TX meters while transmitting; the PA's supply voltage (Vd) and temperature,
+//! which do not move quickly, in both, at most every [`SLOW_PERIOD`] (each CI-V read
+//! costs the radio link a round trip). Nothing is polled while nobody asks.
 //!
 //! The pump has no thread of its own: the executor asks it when the next round is due
 //! and wakes then (a timer among its others), takes the round when it is, and calls the
@@ -29,11 +29,11 @@ use crate::radio::shell::service::Radio;
 use crate::radio::shell::state_store::StateStore;
 use crate::radio::table::answer::Answer;
 use crate::radio::table::command::Command;
-use crate::wire::meter::MeterKind;
+use crate::wire::meter::{MeterKind, MeterPhase};
 
 /// Fastest polling rate.
 pub const MAX_FPS: u32 = 20;
-/// Least time between two reads of a slow meter (Vd).
+/// Least time between two reads of a slow meter (Vd, TEMP: [`MeterPhase::Always`]).
 pub const SLOW_PERIOD: Duration = Duration::from_millis(500);
 /// How long a round may wait for its reply before the next one may start.
 const REPLY_WAIT: Duration = Duration::from_secs(5);
@@ -175,7 +175,7 @@ impl PollSource for MeterPump {
             .into_iter()
             .filter(|k| profile.has_meter(*k) && in_round(*k, ptt, slow_due))
             .collect();
-        if ready && round.contains(&MeterKind::Vd) {
+        if ready && round.iter().any(|k| k.phase() == MeterPhase::Always) {
             s.slow_at = Some(now);
         }
         let go = ready && !round.is_empty();
@@ -282,10 +282,9 @@ impl Rounds {
 /// True if meter `k` is read in a round while transmitting (`ptt`) or not, when the
 /// slow meters are due or not.
 fn in_round(k: MeterKind, ptt: bool, slow_due: bool) -> bool {
-    if k == MeterKind::Vd {
-        slow_due
-    } else {
-        k.is_tx() == ptt
+    match k.phase() {
+        MeterPhase::Always => slow_due,
+        phase => phase.applies(ptt),
     }
 }
 
@@ -375,10 +374,12 @@ mod tests {
     }
 
     #[test]
-    fn vd_is_read_in_both_directions_but_only_when_due() {
+    fn vd_and_temp_are_read_in_both_directions_but_only_when_due() {
         for ptt in [false, true] {
-            assert!(in_round(MeterKind::Vd, ptt, true));
-            assert!(!in_round(MeterKind::Vd, ptt, false));
+            for k in [MeterKind::Vd, MeterKind::Temp] {
+                assert!(in_round(k, ptt, true), "{k:?}");
+                assert!(!in_round(k, ptt, false), "{k:?}");
+            }
         }
         assert!(in_round(MeterKind::Smeter, false, false));
         assert!(!in_round(MeterKind::Smeter, true, true));
