@@ -31,6 +31,7 @@ mod fetch;
 mod link;
 pub use link::unknown_radio;
 mod memory;
+pub mod meter_rounds;
 mod meters;
 mod mod_input;
 mod power;

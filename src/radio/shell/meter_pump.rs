@@ -2,8 +2,9 @@
 //! (at most 20 per second), as a [`PollSource`] of the executor (served when no client
 //! command may go), and hands each reading to every subscriber. RX meters are read while
 //! receiving, TX meters while transmitting; the PA's supply voltage (Vd) and temperature,
-//! which do not move quickly, in both, at most every [`SLOW_PERIOD`] (each CI-V read
-//! costs the radio link a round trip). Nothing is polled while nobody asks.
+//! which do not move quickly, in both, at most every half second (each CI-V read costs
+//! the radio link a round trip). Nothing is polled while nobody asks. When rounds start
+//! and what each reads is the pure [`Rounds`] machine; this is its shell.
 //!
 //! The pump has no thread of its own: the executor asks it when the next round is due
 //! and wakes then (a timer among its others), takes the round when it is, and calls the
@@ -17,26 +18,21 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use parking_lot::Mutex;
 
 use crate::hub::Fanout;
 use crate::profile::Profile;
 use crate::radio::engine::Job;
+pub use crate::radio::engine::meter_rounds::MAX_FPS;
+use crate::radio::engine::meter_rounds::{Next, Rounds};
 use crate::radio::shell::executor::PollSource;
 use crate::radio::shell::service::Radio;
 use crate::radio::shell::state_store::StateStore;
 use crate::radio::table::answer::Answer;
 use crate::radio::table::command::Command;
-use crate::wire::meter::{MeterKind, MeterPhase};
-
-/// Fastest polling rate.
-pub const MAX_FPS: u32 = 20;
-/// Least time between two reads of a slow meter (Vd, TEMP: [`MeterPhase::Always`]).
-pub const SLOW_PERIOD: Duration = Duration::from_millis(500);
-/// How long a round may wait for its reply before the next one may start.
-const REPLY_WAIT: Duration = Duration::from_secs(5);
+use crate::wire::meter::MeterKind;
 
 /// One round of readings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,8 +56,6 @@ struct Schedule {
     rounds: Rounds,
     /// The sequence number of the next reading.
     seq: u16,
-    /// When the slow meters were last read.
-    slow_at: Option<Instant>,
 }
 
 /// Shared handle of the pump.
@@ -168,22 +162,18 @@ impl PollSource for MeterPump {
         if s.rounds.next(fps, now) != Next::Start {
             return None;
         }
-        let kinds = self.wanted_kinds();
-        let (ptt, ready) = state.read(|c| (c.radio.transmitting(), c.connection.radio_ready));
-        let slow_due = s.slow_at.is_none_or(|t| now >= t + SLOW_PERIOD);
-        let round: Vec<MeterKind> = kinds
+        let asked = self
+            .wanted_kinds()
             .into_iter()
-            .filter(|k| profile.has_meter(*k) && in_round(*k, ptt, slow_due))
-            .collect();
-        if ready && round.iter().any(|k| k.phase() == MeterPhase::Always) {
-            s.slow_at = Some(now);
-        }
+            .filter(|k| profile.has_meter(*k));
+        let (ptt, ready) = state.read(|c| (c.radio.transmitting(), c.connection.radio_ready));
+        let round = s.rounds.pick(asked, ptt, ready, now);
         let go = ready && !round.is_empty();
-        s.rounds.started(now, ready, go);
+        let number = s.rounds.started(now, ready, go);
         if !go {
             return None;
         }
-        let (number, seq) = (s.rounds.count, s.seq);
+        let seq = s.seq;
         let (fanout, me) = (self.fanout.clone(), self.me.clone());
         let reply = move |r| {
             let published = if let Ok(Answer::Meters(values)) = r {
@@ -207,100 +197,10 @@ impl PollSource for MeterPump {
     }
 }
 
-/// When rounds start, sans-IO: one round at a time; the next one period (of the highest
-/// rate asked) after the last one started ([`next_round`]), or when the round in flight
-/// ends if that is later; a round whose reply does not come within [`REPLY_WAIT`] is
-/// given up on.
-#[derive(Debug, Default)]
-struct Rounds {
-    /// Rounds started so far (the last one's number).
-    count: u64,
-    /// When the round in flight started.
-    in_flight: Option<Instant>,
-    /// When the last round started, and whether the radio was ready then.
-    last: Option<(Instant, bool)>,
-}
-
-/// What the pump does next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Next {
-    /// Start a round now.
-    Start,
-    /// Nothing until a change, the reply of the round in flight, or this time (`None`:
-    /// no timer).
-    Wait(Option<Instant>),
-}
-
-impl Rounds {
-    /// What to do at `now` while `fps` is asked (`None`: nothing is).
-    fn next(&mut self, fps: Option<u32>, now: Instant) -> Next {
-        if let Some(started) = self.in_flight
-            && now >= started + REPLY_WAIT
-        {
-            log::debug!("meters: no reply within {REPLY_WAIT:?}");
-            self.in_flight = None;
-        }
-        let due = match (fps, self.last) {
-            (None, _) => None,
-            (Some(fps), Some((t, ready))) => Some(next_round(t, ready, fps)),
-            (Some(_), None) => Some(now),
-        };
-        match (self.in_flight, due) {
-            (Some(_), Some(due)) if due > now => Next::Wait(Some(due)),
-            // nobody asks: the reply ends the round (or the next ask gives up on it)
-            (Some(_), None) => Next::Wait(None),
-            // due, but the round in flight goes on: its reply, or giving up on it
-            (Some(started), _) => Next::Wait(Some(started + REPLY_WAIT)),
-            (None, Some(due)) if due <= now => Next::Start,
-            (None, until) => Next::Wait(until),
-        }
-    }
-
-    /// Round number `count + 1` was started at `now` (the radio ready or not;
-    /// submitted or not).
-    fn started(&mut self, now: Instant, ready: bool, submitted: bool) {
-        self.count += 1;
-        self.last = Some((now, ready));
-        self.in_flight = submitted.then_some(now);
-    }
-
-    /// Round `number` ended (its reply came, or it failed), `published` a reading (the
-    /// next one takes the next `seq`). False if that is not the round in flight (one
-    /// given up on).
-    fn ended(&mut self, (number, published): (u64, bool), seq: &mut u16) -> bool {
-        let current = number == self.count && self.in_flight.is_some();
-        if current {
-            self.in_flight = None;
-        }
-        if published {
-            *seq = seq.wrapping_add(1);
-        }
-        current
-    }
-}
-
-/// True if meter `k` is read in a round while transmitting (`ptt`) or not, when the
-/// slow meters are due or not.
-fn in_round(k: MeterKind, ptt: bool, slow_due: bool) -> bool {
-    match k.phase() {
-        MeterPhase::Always => slow_due,
-        phase => phase.applies(ptt),
-    }
-}
-
-/// When the round after one that started at `last` is due at `fps` (half a second
-/// later while the radio is not ready).
-fn next_round(last: Instant, ready: bool, fps: u32) -> Instant {
-    let period = Duration::from_secs(1) / fps.clamp(1, MAX_FPS);
-    last + if ready {
-        period
-    } else {
-        period.max(Duration::from_millis(500))
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::hub::LatestWins;
     use crate::profile::ProfileRegistry;
@@ -371,69 +271,5 @@ mod tests {
         pump.stop();
         assert_eq!(pump.poll_due(ms(900)), None);
         assert!(pump.take_poll(ms(900), &ready, &profile).is_none());
-    }
-
-    #[test]
-    fn vd_and_temp_are_read_in_both_directions_but_only_when_due() {
-        for ptt in [false, true] {
-            for k in [MeterKind::Vd, MeterKind::Temp] {
-                assert!(in_round(k, ptt, true), "{k:?}");
-                assert!(!in_round(k, ptt, false), "{k:?}");
-            }
-        }
-        assert!(in_round(MeterKind::Smeter, false, false));
-        assert!(!in_round(MeterKind::Smeter, true, true));
-        assert!(in_round(MeterKind::Swr, true, false));
-        assert!(!in_round(MeterKind::Swr, false, true));
-    }
-
-    #[test]
-    fn one_round_at_a_time_the_next_due_a_period_after_the_last_began() {
-        let t0 = Instant::now();
-        let ms = |n: u64| t0 + Duration::from_millis(n);
-        let mut r = Rounds::default();
-        let idle = Next::Wait(None);
-        assert_eq!(r.next(None, t0), idle, "nothing asked: sleep");
-        assert_eq!(r.next(Some(20), t0), Next::Start);
-        r.started(t0, true, true);
-        // in flight, the next not due: wait until it is
-        let until_due = Next::Wait(Some(ms(50)));
-        assert_eq!(r.next(Some(20), ms(10)), until_due);
-        let mut seq = 0;
-        assert!(r.ended((1, true), &mut seq));
-        assert_eq!(seq, 1);
-        assert_eq!(r.next(Some(20), ms(49)), until_due);
-        assert_eq!(r.next(Some(20), ms(50)), Next::Start);
-        // a late reply: the next round waits for it, at most 5 s
-        r.started(ms(50), true, true);
-        let for_reply = Next::Wait(Some(ms(5_050)));
-        assert_eq!(r.next(Some(20), ms(120)), for_reply);
-        assert_eq!(r.next(Some(20), ms(5_050)), Next::Start, "given up");
-        r.started(ms(5_050), true, true);
-        assert!(
-            !r.ended((2, false), &mut seq),
-            "the reply of the round given up on ends nothing"
-        );
-        assert!(r.ended((3, false), &mut seq));
-        assert_eq!(seq, 1, "nothing published");
-        // not submitted (radio not ready): nothing in flight, half a second to the next
-        r.started(ms(5_050), false, false);
-        assert_eq!(r.next(Some(20), ms(5_060)), Next::Wait(Some(ms(5_550))));
-        // nobody asks any more while a round is in flight: no timer for it
-        r.started(ms(5_550), true, true);
-        assert_eq!(r.next(None, ms(5_560)), Next::Wait(None));
-        // asked again later: the round in flight still waits its 5 s at most
-        assert_eq!(r.next(Some(20), ms(6_000)), Next::Wait(Some(ms(10_550))));
-        assert_eq!(r.next(Some(20), ms(10_550)), Next::Start);
-    }
-
-    #[test]
-    fn the_schedule_follows_the_highest_rate_and_waits_while_not_ready() {
-        let t = Instant::now();
-        assert_eq!(next_round(t, true, 20), t + Duration::from_millis(50));
-        assert_eq!(next_round(t, true, 100), t + Duration::from_millis(50));
-        assert_eq!(next_round(t, true, 0), t + Duration::from_secs(1));
-        assert_eq!(next_round(t, false, 20), t + Duration::from_millis(500));
-        assert_eq!(next_round(t, false, 1), t + Duration::from_secs(1));
     }
 }
