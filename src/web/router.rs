@@ -17,6 +17,7 @@ use super::bridge_route::{BridgeRequest, bridge};
 use super::context::AppCtx;
 use super::response::{self, Reply};
 use super::routes;
+use super::station::StationRoute;
 
 /// A handler: the reply to a call.
 pub type Handler = fn(&mut Call<'_>) -> Reply;
@@ -98,15 +99,14 @@ impl Route {
 }
 
 /// A station-data route's `GET` (`/api/v1/dx/*`, `/api/v1/band-plan/*`, `/api/v1/eibi/*`).
-fn station_get(c: &mut Call<'_>) -> Reply {
-    super::station::route(c.app, "GET", c.path, c.url(), &Value::Null)
+fn station_get(c: &mut Call<'_>, route: StationRoute) -> Reply {
+    super::station::answer(c.app, route, c.url(), &Value::Null)
 }
 
-/// A station-data route's `POST`, with the body its route takes.
-fn station_post(c: &mut Call<'_>) -> Reply {
-    let required = super::station::body_rule("POST", c.path).unwrap_or(false);
+/// A station-data route's `POST`, with its JSON body (a `required` one, or optional).
+fn station_post(c: &mut Call<'_>, route: StationRoute, required: bool) -> Reply {
     match c.body(required) {
-        Ok(body) => super::station::route(c.app, "POST", c.path, c.url(), &body),
+        Ok(body) => super::station::answer(c.app, route, c.url(), &body),
         Err(reply) => reply,
     }
 }
@@ -146,8 +146,8 @@ pub static ROUTES: &[Route] = &[
         Ok(_) => response::json(200, &serde_json::json!({"origin": "allowed"})),
         Err(reply) => reply,
     }),
-    Route::at("/api/v1/dx/spots").get(station_get),
-    Route::at("/api/v1/dx/status").get(station_get),
+    Route::at("/api/v1/dx/spots").get(|c| station_get(c, StationRoute::DxSpots)),
+    Route::at("/api/v1/dx/status").get(|c| station_get(c, StationRoute::DxStatus)),
     Route::at("/api/v1/bridge")
         .get(|c| bridge(c.app, BridgeRequest::Status))
         .post(|c| match c.body(false) {
@@ -156,16 +156,16 @@ pub static ROUTES: &[Route] = &[
         })
         .delete(|c| bridge(c.app, BridgeRequest::Stop)),
     Route::at("/api/v1/band-plan/config")
-        .get(station_get)
-        .post(station_post),
-    Route::at("/api/v1/band-plan/layers").get(station_get),
-    Route::at("/api/v1/band-plan/segments").get(station_get),
-    Route::at("/api/v1/eibi/status").get(station_get),
-    Route::at("/api/v1/eibi/stations").get(station_get),
-    Route::at("/api/v1/eibi/segments").get(station_get),
-    Route::at("/api/v1/eibi/identify").get(station_get),
-    Route::at("/api/v1/eibi/bands").get(station_get),
-    Route::at("/api/v1/eibi/fetch").post(station_post),
+        .get(|c| station_get(c, StationRoute::BandPlanConfig))
+        .post(|c| station_post(c, StationRoute::BandPlanRegion, true)),
+    Route::at("/api/v1/band-plan/layers").get(|c| station_get(c, StationRoute::BandPlanLayers)),
+    Route::at("/api/v1/band-plan/segments").get(|c| station_get(c, StationRoute::BandPlanSegments)),
+    Route::at("/api/v1/eibi/status").get(|c| station_get(c, StationRoute::EibiStatus)),
+    Route::at("/api/v1/eibi/stations").get(|c| station_get(c, StationRoute::EibiStations)),
+    Route::at("/api/v1/eibi/segments").get(|c| station_get(c, StationRoute::EibiSegments)),
+    Route::at("/api/v1/eibi/identify").get(|c| station_get(c, StationRoute::EibiIdentify)),
+    Route::at("/api/v1/eibi/bands").get(|c| station_get(c, StationRoute::EibiBands)),
+    Route::at("/api/v1/eibi/fetch").post(|c| station_post(c, StationRoute::EibiFetch, false)),
 ];
 
 /// A request being answered: what a handler reads.

@@ -12,14 +12,14 @@ use crate::web::response::{self, Reply};
 /// The highest frequency asked about (Hz).
 const MAX_HZ: u64 = 300_000_000_000;
 
-/// Serves the band-plan routes.
-pub fn route(plans: &BandPlans, method: &str, path: &str, url: &str, body: &Value) -> Reply {
-    match (method, path) {
-        ("POST", "/api/v1/band-plan/config") => set_region(plans, body),
-        (_, "/api/v1/band-plan/config") => no_params(url, || plans.config_json()),
-        (_, "/api/v1/band-plan/layers") => no_params(url, || plans.layers_json()),
-        _ => segments(plans, url),
-    }
+/// `GET /api/v1/band-plan/config`.
+pub fn config(plans: &BandPlans, url: &str) -> Reply {
+    no_params(url, || plans.config_json())
+}
+
+/// `GET /api/v1/band-plan/layers`.
+pub fn layers(plans: &BandPlans, url: &str) -> Reply {
+    no_params(url, || plans.layers_json())
 }
 
 fn no_params(url: &str, body: impl FnOnce() -> Value) -> Reply {
@@ -29,7 +29,8 @@ fn no_params(url: &str, body: impl FnOnce() -> Value) -> Reply {
     }
 }
 
-fn set_region(plans: &BandPlans, body: &Value) -> Reply {
+/// `POST /api/v1/band-plan/config`: `{"region": name}`.
+pub fn set_region(plans: &BandPlans, body: &Value) -> Reply {
     let obj = match body_object(body, &["region"]) {
         Ok(Some(o)) => o,
         Ok(None) => return response::error(400, "invalid_json", "a JSON body is required"),
@@ -49,7 +50,8 @@ fn set_region(plans: &BandPlans, body: &Value) -> Reply {
     }
 }
 
-fn segments(plans: &BandPlans, url: &str) -> Reply {
+/// `GET /api/v1/band-plan/segments`.
+pub fn segments(plans: &BandPlans, url: &str) -> Reply {
     let q = match Query::parse(url, &["start", "end", "layers"]) {
         Ok(q) => q,
         Err(r) => return r,

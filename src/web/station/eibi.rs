@@ -19,26 +19,44 @@ const MAX_PER_PAGE: u64 = 500;
 /// Most segments in one answer.
 const MAX_SEGMENTS: usize = 5000;
 
-/// Serves the EiBi routes.
-pub fn route(e: &EibiService, path: &str, url: &str, body: &Value) -> Reply {
-    if path == "/api/v1/eibi/fetch" {
-        return fetch(e, body);
+/// What a query route of the schedule asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// `GET /api/v1/eibi/stations`: a page of stations, filtered.
+    Stations,
+    /// `GET /api/v1/eibi/segments`: the stations of a frequency range.
+    Segments,
+    /// `GET /api/v1/eibi/identify`: who is on a frequency.
+    Identify,
+    /// `GET /api/v1/eibi/bands`: the broadcast bands and how busy they are.
+    Bands,
+}
+
+impl Question {
+    /// The query parameters it takes.
+    fn params(self) -> &'static [&'static str] {
+        match self {
+            Question::Stations => &[
+                "page", "per_page", "q", "freq_min", "freq_max", "language", "target", "on_air",
+            ],
+            Question::Segments => &["start", "end", "on_air"],
+            Question::Identify => &["freq", "tolerance", "limit"],
+            Question::Bands => &[],
+        }
     }
-    if path == "/api/v1/eibi/status" {
-        return match Query::parse(url, &[]) {
-            Ok(_) => response::json(200, &e.status_json()),
-            Err(r) => r,
-        };
+}
+
+/// `GET /api/v1/eibi/status`.
+pub fn status(e: &EibiService, url: &str) -> Reply {
+    match Query::parse(url, &[]) {
+        Ok(_) => response::json(200, &e.status_json()),
+        Err(r) => r,
     }
-    let allowed: &[&str] = match path {
-        "/api/v1/eibi/stations" => &[
-            "page", "per_page", "q", "freq_min", "freq_max", "language", "target", "on_air",
-        ],
-        "/api/v1/eibi/segments" => &["start", "end", "on_air"],
-        "/api/v1/eibi/identify" => &["freq", "tolerance", "limit"],
-        _ => &[],
-    };
-    let q = match Query::parse(url, allowed) {
+}
+
+/// Answers `question` from the loaded schedule (`503 not_loaded` before it is).
+pub fn query(e: &EibiService, url: &str, question: Question) -> Reply {
+    let q = match Query::parse(url, question.params()) {
         Ok(q) => q,
         Err(r) => return r,
     };
@@ -50,21 +68,21 @@ pub fn route(e: &EibiService, path: &str, url: &str, body: &Value) -> Reply {
         );
     };
     let now = utc_parts(SystemTime::now());
-    let result = match path {
-        "/api/v1/eibi/stations" => stations(&q).map(|(sq, page, per_page)| {
+    let result = match question {
+        Question::Stations => stations(&q).map(|(sq, page, per_page)| {
             let (total, items) = data.stations(&sq, page, per_page, &now);
             json!({"total": total, "page": page, "per_page": per_page, "items": items})
         }),
-        "/api/v1/eibi/segments" => range(&q, "start", "end").and_then(|(start, end)| {
+        Question::Segments => range(&q, "start", "end").and_then(|(start, end)| {
             let on_air = q.bool("on_air")?.unwrap_or(true);
             let (segs, truncated) = data.segments(start, end, on_air, &now, MAX_SEGMENTS);
             Ok(json!({"start": start, "end": end, "on_air": on_air, "segments": segs, "truncated": truncated}))
         }),
-        "/api/v1/eibi/identify" => identify(&q).map(|(freq, tolerance, limit)| {
+        Question::Identify => identify(&q).map(|(freq, tolerance, limit)| {
             let c = data.identify(freq, tolerance, &now, limit);
             json!({"freq": freq, "tolerance": tolerance, "candidates": c})
         }),
-        _ => Ok(json!({"bands": data.bands(&now)})),
+        Question::Bands => Ok(json!({"bands": data.bands(&now)})),
     };
     match result {
         Ok(v) => response::json(200, &v),
@@ -72,7 +90,8 @@ pub fn route(e: &EibiService, path: &str, url: &str, body: &Value) -> Reply {
     }
 }
 
-fn fetch(e: &EibiService, body: &Value) -> Reply {
+/// `POST /api/v1/eibi/fetch`: `{"force": bool}` or no body; 202 at once.
+pub fn fetch(e: &EibiService, body: &Value) -> Reply {
     let force = match body_object(body, &["force"]) {
         Ok(None) => false,
         Ok(Some(o)) => match o.get("force") {

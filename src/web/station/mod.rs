@@ -12,34 +12,72 @@ use serde_json::{Value, json};
 use super::context::AppCtx;
 use super::response::{self, Reply};
 
-/// True when `method path` takes a JSON body, and whether it must have one.
-pub fn body_rule(method: &str, path: &str) -> Option<bool> {
-    match (method, path) {
-        ("POST", "/api/v1/band-plan/config") => Some(true),
-        ("POST", "/api/v1/eibi/fetch") => Some(false),
-        _ => None,
-    }
+/// One station-data route: `ROUTES` (`web/router.rs`) names each at its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StationRoute {
+    /// `GET /api/v1/dx/spots`.
+    DxSpots,
+    /// `GET /api/v1/dx/status`.
+    DxStatus,
+    /// `GET /api/v1/band-plan/config`.
+    BandPlanConfig,
+    /// `POST /api/v1/band-plan/config` (a body with the region).
+    BandPlanRegion,
+    /// `GET /api/v1/band-plan/layers`.
+    BandPlanLayers,
+    /// `GET /api/v1/band-plan/segments`.
+    BandPlanSegments,
+    /// `GET /api/v1/eibi/status`.
+    EibiStatus,
+    /// `GET /api/v1/eibi/stations`.
+    EibiStations,
+    /// `GET /api/v1/eibi/segments`.
+    EibiSegments,
+    /// `GET /api/v1/eibi/identify`.
+    EibiIdentify,
+    /// `GET /api/v1/eibi/bands`.
+    EibiBands,
+    /// `POST /api/v1/eibi/fetch` (an optional body).
+    EibiFetch,
 }
 
-/// Answers a request for a station-data route (`url` is the request target).
-pub fn route(app: &AppCtx, method: &str, path: &str, url: &str, body: &Value) -> Reply {
+/// Answers a station-data route (`url` is the request target, `body` the JSON body of a
+/// `POST`, else `null`).
+pub fn answer(app: &AppCtx, route: StationRoute, url: &str, body: &Value) -> Reply {
+    use StationRoute::*;
     let s = &app.station;
-    match path {
-        "/api/v1/dx/spots" | "/api/v1/dx/status" => match &s.dx {
-            Some(dx) if path.ends_with("spots") => dx::spots(dx, url),
+    match route {
+        DxSpots | DxStatus => match &s.dx {
+            Some(dx) if route == DxSpots => dx::spots(dx, url),
             Some(dx) => dx::status(dx, url),
             None => off(
                 "no DX cluster is configured: start rigweb with --callsign CALL and --dx-cluster HOST:PORT (or --rbn HOST:PORT)",
             ),
         },
-        p if p.starts_with("/api/v1/band-plan/") => match &s.band_plans {
-            Some(plans) => band_plan::route(plans, method, path, url, body),
-            None => off("the band plans are not loaded"),
-        },
-        _ => match &s.eibi {
-            Some(e) => eibi::route(e, path, url, body),
-            None => off("the EiBi schedule is off: start rigweb without --eibi-url off"),
-        },
+        BandPlanConfig | BandPlanRegion | BandPlanLayers | BandPlanSegments => {
+            let Some(plans) = &s.band_plans else {
+                return off("the band plans are not loaded");
+            };
+            match route {
+                BandPlanRegion => band_plan::set_region(plans, body),
+                BandPlanConfig => band_plan::config(plans, url),
+                BandPlanLayers => band_plan::layers(plans, url),
+                _ => band_plan::segments(plans, url),
+            }
+        }
+        EibiStatus | EibiStations | EibiSegments | EibiIdentify | EibiBands | EibiFetch => {
+            let Some(e) = &s.eibi else {
+                return off("the EiBi schedule is off: start rigweb without --eibi-url off");
+            };
+            match route {
+                EibiFetch => eibi::fetch(e, body),
+                EibiStatus => eibi::status(e, url),
+                EibiStations => eibi::query(e, url, eibi::Question::Stations),
+                EibiSegments => eibi::query(e, url, eibi::Question::Segments),
+                EibiIdentify => eibi::query(e, url, eibi::Question::Identify),
+                _ => eibi::query(e, url, eibi::Question::Bands),
+            }
+        }
     }
 }
 
