@@ -6,11 +6,11 @@
 //! * [`state`]: the typed state, how frames from the radio change it, the events its
 //!   changes make, and what a command's validity depends on in it.
 //! * [`engine`]: the sans-IO command engine (CI-V requests, procedures, timers, the scope
-//!   sweep assembler), fed `(input, now)`, and the TX audio gate it closes the moment
-//!   an unkey is asked for (a lock, taken without waiting on anything).
+//!   sweep assembler, whether web TX audio may flow), fed `(input, now)`, and the pure
+//!   policies of the pumps (scope output, meter rounds).
 //! * [`dispatch`]: the sans-IO per-client queues and rate limits in front of the engine.
-//! * [`shell`]: the executor (run on the link's CI-V thread), the pumps, the state store
-//!   and the service that starts them.
+//! * [`shell`]: the executor (run on the link's CI-V thread), the pumps, the state store,
+//!   the TX audio gate and the service that starts them.
 //!
 //! The folders form no loop (`.ci/folder_loops.py`). The re-exports below name the
 //! modules the rest of the server uses where it finds them (`radio::service`,

@@ -63,7 +63,7 @@ use crate::lan::session::link_state::LinkState;
 use crate::profile::{Profile, ProfileRegistry};
 use crate::radio::engine::request::{CivRequest, Match};
 use crate::radio::engine::scope::SweepEdges;
-use crate::radio::engine::tx_audio::TxAudioGate;
+use crate::radio::engine::tx_audio::TxAudio;
 use crate::radio::state::apply::{apply_frame, mode_frame_receiver};
 use crate::radio::state::{RadioStatus, StateContent, StateUpdate, TrackedState};
 use crate::radio::table::command::Command;
@@ -234,8 +234,8 @@ pub struct Engine {
     transceive: Vec<Frame>,
     probe_timeouts: u32,
     release: Option<Release>,
-    /// Web TX audio: closed by any unkey, opened when the transmitter is keyed.
-    tx_audio: Arc<TxAudioGate>,
+    /// Web TX audio: stopped by any unkey, let through when the transmitter is keyed.
+    tx_audio: TxAudio,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<EngineEvent>,
     stats: EngineStats,
@@ -273,7 +273,7 @@ impl Engine {
             transceive: Vec::new(),
             probe_timeouts: 0,
             release: None,
-            tx_audio: Arc::default(),
+            tx_audio: TxAudio::default(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             stats: EngineStats::default(),
@@ -295,9 +295,16 @@ impl Engine {
         self.stats
     }
 
-    /// The gate of TX audio this engine closes and opens (see [`TxAudioGate`]).
-    pub fn tx_audio_gate(&self) -> Arc<TxAudioGate> {
-        self.tx_audio.clone()
+    /// True while the engine lets web TX audio through (see [`TxAudio`]).
+    pub fn tx_audio_open(&self) -> bool {
+        self.tx_audio.is_open()
+    }
+
+    /// Whether TX audio may flow, when the engine decided it since the last call: the
+    /// shell applies it to its senders' gate before it sends anything else the engine
+    /// has out.
+    pub fn poll_tx_audio(&mut self) -> Option<bool> {
+        self.tx_audio.take()
     }
 
     /// True when the engine can take a command now (nothing queued, nothing running):

@@ -1,51 +1,48 @@
-//! TX audio on its way to the radio: the gate that stops it the moment an unkey is
-//! asked for, and the cutting into 20 ms blocks of the radio's TX codec (the LAN
-//! session then splits blocks at 1364 bytes). The codecs themselves are in
-//! `wire::lan::audio_codec`.
-
-use parking_lot::{Mutex, MutexGuard};
+//! TX audio on its way to the radio: whether the engine lets it flow ([`TxAudio`]), and
+//! the cutting into 20 ms blocks of the radio's TX codec (the LAN session then splits
+//! blocks at 1364 bytes). The codecs themselves are in `wire::lan::audio_codec`; the
+//! gate that the senders hold is the shell's (`radio/shell/tx_audio_gate.rs`).
 
 use crate::wire::lan::audio_codec::{FRAME_MS, encode};
 
-/// Whether TX audio may reach the radio, whatever sends it: closed the moment anything
-/// asks for the transmitter to go off (`ptt false`, a release for any reason — an owner
-/// gone, the transmit timeout, PTT in doubt, shutdown —, power off, disconnect), before
-/// the radio confirms; opened again only when the engine sees the transmitter keyed
-/// with no release outstanding. Sending holds the lock, so once [`TxAudioGate::close`]
-/// returns no more TX audio is handed to the link.
+/// Whether TX audio may reach the radio, as the engine decides it: stopped the moment
+/// anything asks for the transmitter to go off (`ptt false`, a release for any reason
+/// — an owner gone, the transmit timeout, PTT in doubt, shutdown —, power off,
+/// disconnect), before the radio confirms; let through again only when the engine sees
+/// the transmitter keyed with no release outstanding. Each decision is handed to the
+/// shell ([`TxAudio::take`]), which applies it to the senders' gate before it sends
+/// anything the engine produced in the same turn.
 #[derive(Debug, Default)]
-pub struct TxAudioGate {
-    state: Mutex<TxAudioState>,
+pub struct TxAudio {
+    open: bool,
+    decided: Option<bool>,
 }
 
-/// What [`TxAudioGate`] guards.
-#[derive(Debug, Default)]
-pub struct TxAudioState {
-    /// TX audio may be sent (while the radio transmits).
-    pub open: bool,
-    /// The current transmission's framer (none before its first samples).
-    pub framer: Option<TxFramer>,
-}
-
-impl TxAudioGate {
-    /// An unkey was asked for: no more TX audio.
-    pub fn close(&self) {
-        self.state.lock().open = false;
+impl TxAudio {
+    /// Stop TX audio.
+    pub fn close(&mut self) {
+        self.set(false);
     }
 
-    /// The transmitter was keyed (and no unkey is on its way).
-    pub fn open(&self) {
-        self.state.lock().open = true;
+    /// Let TX audio through (the transmitter was keyed, no unkey on its way).
+    pub fn open(&mut self) {
+        self.set(true);
+    }
+
+    fn set(&mut self, open: bool) {
+        self.open = open;
+        self.decided = Some(open);
     }
 
     /// True unless an unkey was asked for since the transmitter was last keyed.
     pub fn is_open(&self) -> bool {
-        self.state.lock().open
+        self.open
     }
 
-    /// The gate's state, locked (sending happens under it).
-    pub fn lock(&self) -> MutexGuard<'_, TxAudioState> {
-        self.state.lock()
+    /// The last decision not handed out yet (each one is handed out, even when it
+    /// repeats the one before: the shell's gate may have been closed meanwhile).
+    pub fn take(&mut self) -> Option<bool> {
+        self.decided.take()
     }
 }
 
@@ -95,13 +92,18 @@ mod tests {
     use crate::wire::lan::codec;
 
     #[test]
-    fn the_gate_opens_and_closes() {
-        let g = TxAudioGate::default();
-        assert!(!g.is_open(), "closed until the transmitter is keyed");
-        g.open();
-        assert!(g.lock().open);
-        g.close();
-        assert!(!g.is_open());
+    fn every_decision_is_handed_out_once() {
+        let mut t = TxAudio::default();
+        assert!(!t.is_open(), "closed until the transmitter is keyed");
+        assert_eq!(t.take(), None);
+        t.open();
+        assert!(t.is_open());
+        assert_eq!((t.take(), t.take()), (Some(true), None));
+        t.close();
+        t.open();
+        assert_eq!(t.take(), Some(true), "the last decision of a turn");
+        t.open();
+        assert_eq!(t.take(), Some(true), "a repeated one too");
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::radio::engine::scope::SweepEdges;
 use crate::radio::engine::{Engine, EngineEvent, EngineStats};
 use crate::radio::shell::dispatch_shared::SharedQueue;
 use crate::radio::shell::state_store::StateStore;
+use crate::radio::shell::tx_audio_gate::TxAudioGate;
 use crate::radio::state::events::RadioEvent;
 use crate::wire::civ::Frame;
 
@@ -86,6 +87,8 @@ pub struct ExecutorOutputs {
     pub profile: Arc<RwLock<Arc<Profile>>>,
     /// The engine's counters.
     pub stats: Arc<Mutex<EngineStats>>,
+    /// The gate of web TX audio (the engine decides, the executor applies).
+    pub tx_audio: Arc<TxAudioGate>,
 }
 
 /// Longest wait for the transmitter to be released when stopping.
@@ -127,10 +130,16 @@ impl Executor {
         self.running.is_none()
     }
 
-    /// Hands what the engine has out: its CI-V bytes to `send`, its state updates to the
-    /// store (the watchers first), its results to their replies.
+    /// Hands what the engine has out: whether TX audio may flow to the gate (first, so
+    /// that the gate is closed before an unkey is on the wire), its CI-V bytes to `send`,
+    /// its state updates to the store (the watchers first), its results to their replies.
     fn flush(&mut self, send: &mut Vec<Vec<u8>>) {
         let (engine, out) = (&mut self.engine, &self.out);
+        match engine.poll_tx_audio() {
+            Some(true) => out.tx_audio.open(),
+            Some(false) => out.tx_audio.close(),
+            None => {}
+        }
         while let Some(bytes) = engine.poll_transmit() {
             send.push(bytes);
         }

@@ -18,6 +18,7 @@ use crate::radio::engine::{CommandResult, Engine, EngineConfig};
 use crate::radio::shell::dispatch_shared::SharedQueue;
 use crate::radio::shell::service::initial_content;
 use crate::radio::shell::state_store::StateStore;
+use crate::radio::shell::tx_audio_gate::TxAudioGate;
 use crate::radio::table::command::Command;
 use crate::sim::rig::{SimRig, SimRigConfig};
 use crate::wire::civ::{Frame, cmd, split_frames};
@@ -42,6 +43,8 @@ struct Shell {
     radio_hears: bool,
     /// Every frame the executor sent.
     sent: Vec<Frame>,
+    /// The gate of web TX audio the executor applies the engine's decisions to.
+    gate: Arc<TxAudioGate>,
 }
 
 impl Shell {
@@ -68,6 +71,7 @@ impl Shell {
             ProfileRegistry::embedded(),
             initial_content(&profile),
         );
+        let gate = Arc::new(TxAudioGate::default());
         let inputs = ExecutorInputs {
             sweeps,
             queue: queue.clone(),
@@ -79,9 +83,11 @@ impl Shell {
             watchers: Watchers::default(),
             profile: Arc::new(RwLock::new(profile.clone())),
             stats: Arc::new(Mutex::new(Default::default())),
+            tx_audio: gate.clone(),
         };
         let t0 = Instant::now();
         let mut s = Shell {
+            gate,
             exec: Executor::new(engine, inputs, out, running),
             rig: SimRig::new(profile, SimRigConfig::default()),
             t0,
@@ -191,6 +197,23 @@ fn commands_from_the_queue_reach_the_radio_and_their_answers_are_published() {
     assert!(s.exec(Command::Ptt(false)).is_ok());
     assert!(!s.rig.ptt());
     assert_eq!(s.store.read(|c| c.radio.ptt), Some(false));
+}
+
+#[test]
+fn the_tx_audio_gate_follows_the_engine_and_closes_with_the_unkey_it_sends() {
+    let mut s = Shell::ready();
+    assert!(!s.gate.is_open(), "closed before any transmission");
+    assert!(s.exec(Command::Ptt(true)).is_ok());
+    assert!(s.gate.is_open(), "open once the radio keyed");
+    let rx = s.submit(Command::Ptt(false));
+    let before = s.unkeys_sent();
+    s.run_until(Duration::from_secs(1), |s| s.unkeys_sent() > before);
+    assert!(!s.gate.is_open(), "closed by the turn that sent the unkey");
+    s.run_until(Duration::from_secs(5), |_| !rx.is_empty());
+    assert!(!s.rig.ptt() && !s.gate.is_open());
+    assert!(s.exec(Command::Ptt(true)).is_ok());
+    assert!(s.gate.is_open(), "a new transmission opens it again");
+    assert!(s.exec(Command::Ptt(false)).is_ok());
 }
 
 #[test]

@@ -13,3 +13,4 @@ pub mod meter_pump;
 pub mod scope_pump;
 pub mod service;
 pub mod state_store;
+pub mod tx_audio_gate;

@@ -19,7 +19,7 @@ use crate::net::waker::{self, Waker, waking_channel};
 use crate::profile::{Profile, ProfileRegistry};
 use crate::radio::dispatch::{ClientId, FailureSink};
 use crate::radio::engine::Engine;
-use crate::radio::engine::tx_audio::{TxAudioGate, TxFramer};
+use crate::radio::engine::tx_audio::TxFramer;
 use crate::radio::engine::unknown_radio;
 use crate::radio::shell::audio_dsp::{AudioOut, DspCounters, DspOutputs, DspStats, RxStreams};
 use crate::radio::shell::audio_pump::{self, PcmBlock};
@@ -31,6 +31,7 @@ use crate::radio::shell::executor::{
 };
 use crate::radio::shell::scope_pump::{self, ScopeOut, SweepPublisher};
 use crate::radio::shell::state_store::StateStore;
+use crate::radio::shell::tx_audio_gate::TxAudioGate;
 use crate::radio::state::StateContent;
 use crate::radio::table::command::{Command, RateClass};
 use crate::radio::table::error::{CommandError, ErrorCode};
@@ -135,7 +136,7 @@ impl Radio {
             cfg.registry,
             initial_content(&profile.read()),
         );
-        let tx_audio = engine.tx_audio_gate();
+        let tx_audio = Arc::new(TxAudioGate::default());
         let watchers = Watchers::default();
         let inputs = ExecutorInputs {
             sweeps: edges_rx,
@@ -148,6 +149,7 @@ impl Radio {
             watchers: watchers.clone(),
             profile: profile.clone(),
             stats: exec_stats.clone(),
+            tx_audio: tx_audio.clone(),
         };
         let executor = Executor::new(engine, inputs, outputs, running);
         let link = Arc::new(RadioLink::start(

@@ -49,10 +49,7 @@ fn a_key_answered_nak_that_keyed_is_read_back_and_owned() {
         2,
         "key, then one read"
     );
-    assert!(
-        p.engine.tx_audio_gate().is_open(),
-        "a transmission like any other"
-    );
+    assert!(p.engine.tx_audio_open(), "a transmission like any other");
     // the transmit timeout (10 s in the tests) runs
     p.run_for(Duration::from_secs(9));
     assert!(p.rig.ptt());

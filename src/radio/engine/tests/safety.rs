@@ -276,10 +276,9 @@ fn tx_audio_stops_when_a_release_starts_not_when_it_is_confirmed() {
     // review: the transmit timeout unkeyed without stopping web TX audio, which kept
     // flowing until the radio confirmed
     let mut p = Pair::ready("ic7610");
-    let gate = p.engine.tx_audio_gate();
-    assert!(!gate.is_open(), "closed before any transmission");
+    assert!(!p.engine.tx_audio_open(), "closed before any transmission");
     ok(p.exec(Command::Ptt(true)));
-    assert!(gate.is_open(), "open once keyed");
+    assert!(p.engine.tx_audio_open(), "open once keyed");
     // the unkey's answers are lost for a while: the radio stays keyed meanwhile
     let mut lost = 0;
     p.requests = Box::new(move |_, f| {
@@ -291,23 +290,26 @@ fn tx_audio_stops_when_a_release_starts_not_when_it_is_confirmed() {
         }
     });
     p.run_for(Duration::from_millis(9_900));
-    assert!(gate.is_open());
+    assert!(p.engine.tx_audio_open());
     p.run_for(Duration::from_millis(200));
     assert!(p.rig.ptt() || p.content().radio.ptt == Some(true));
     assert!(
-        !gate.is_open(),
+        !p.engine.tx_audio_open(),
         "closed the moment the transmit timeout fired"
     );
     p.run_for(Duration::from_secs(10));
     assert!(!p.rig.ptt());
-    assert!(!gate.is_open());
+    assert!(!p.engine.tx_audio_open());
     // a new transmission opens it again; a client's `ptt false` closes it as it is taken
     ok(p.exec(Command::Ptt(true)));
-    assert!(gate.is_open());
+    assert!(p.engine.tx_audio_open());
     p.submit(Command::Ptt(false));
-    assert!(!gate.is_open(), "closed before the unkey is on the wire");
+    assert!(
+        !p.engine.tx_audio_open(),
+        "closed before the unkey is on the wire"
+    );
     p.run_for(Duration::from_secs(1));
     ok(p.exec(Command::Ptt(true)));
     p.submit(Command::Power(false));
-    assert!(!gate.is_open(), "power off closes it too");
+    assert!(!p.engine.tx_audio_open(), "power off closes it too");
 }
