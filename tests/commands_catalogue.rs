@@ -1,7 +1,8 @@
 //! The command catalogue, the docs and the command table agree: every row of the table
 //! is documented in docs/API.md's command reference with the same parameters (the
 //! settings commands' part of it is generated from the table: `UPDATE_DOCS=1 cargo test
-//! --test commands_catalogue` writes it), and `GET /api/v1/commands` lists, for each
+//! --test commands_catalogue` writes it), every setting's event is in its events table,
+//! and `GET /api/v1/commands` lists, for each
 //! profile, exactly the rows the profile supports with the same parameters.
 
 mod common;
@@ -395,4 +396,28 @@ fn the_docs_settings_commands_are_those_the_table_generates() {
             );
         }
     }
+}
+
+#[test]
+fn the_docs_events_table_names_every_settings_event() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/API.md"))
+        .expect("docs/API.md");
+    let start = text.find("### Events").expect("an events section");
+    let rest = &text[start..];
+    let end = rest[4..].find("\n#").map_or(rest.len(), |i| i + 4);
+    let table: Vec<&str> = rest[..end]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.split('|').nth(1).unwrap_or(""))
+        .collect();
+    let missing: Vec<&str> = rigweb::radio::table::settings::SETTINGS
+        .iter()
+        .map(|s| s.event)
+        .filter(|e| !table.iter().any(|names| names.contains(&format!("`{e}`"))))
+        .collect();
+    assert!(table.len() > 20, "{table:?}");
+    assert!(
+        missing.is_empty(),
+        "events not in docs/API.md's table: {missing:?}"
+    );
 }
