@@ -2,8 +2,8 @@
 //! is documented in docs/API.md's command reference with the same parameters (the
 //! settings commands' part of it is generated from the table: `UPDATE_DOCS=1 cargo test
 //! --test commands_catalogue` writes it), every setting's event is in its events table,
-//! and `GET /api/v1/commands` lists, for each
-//! profile, exactly the rows the profile supports with the same parameters.
+//! and `GET /api/v1/commands` lists, for each profile, exactly the rows the profile
+//! supports with the same parameters.
 
 mod common;
 
