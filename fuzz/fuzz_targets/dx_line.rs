@@ -20,7 +20,11 @@ fn lines(parts: &[&[u8]]) -> Vec<Vec<u8>> {
     for p in parts {
         s.push(p, |l| out.push(l.to_vec()));
     }
-    assert!(s.pending().len() <= MAX_LINE, "pending {}", s.pending().len());
+    assert!(
+        s.pending().len() <= MAX_LINE,
+        "pending {}",
+        s.pending().len()
+    );
     out
 }
 
@@ -36,15 +40,31 @@ fuzz_target!(|data: &[u8]| {
         assert!(l.len() <= MAX_LINE, "line of {}", l.len());
     }
     // every line, and the whole input as one line (the parser also sees what it is given)
-    for l in whole.iter().map(Vec::as_slice).chain(std::iter::once(bytes)) {
+    for l in whole
+        .iter()
+        .map(Vec::as_slice)
+        .chain(std::iter::once(bytes))
+    {
         let text = decode(l);
         let Some(s) = parse_spot(&text) else {
             continue;
         };
         assert_eq!(parse_spot(&text), Some(s.clone()), "deterministic");
-        assert!((10_000..=300_000_000_000).contains(&s.freq_hz), "{}", s.freq_hz);
-        assert!(!s.call.is_empty() && s.call.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'/'));
-        assert!(s.call.bytes().all(|b| !b.is_ascii_lowercase()), "upper case");
+        assert!(
+            (10_000..=300_000_000_000).contains(&s.freq_hz),
+            "{}",
+            s.freq_hz
+        );
+        assert!(
+            !s.call.is_empty()
+                && s.call
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'/')
+        );
+        assert!(
+            s.call.bytes().all(|b| !b.is_ascii_lowercase()),
+            "upper case"
+        );
         assert!(!s.spotter.is_empty() && s.spotter.len() <= 20);
         assert!(s.comment.chars().count() <= MAX_COMMENT);
         assert!(!s.comment.chars().any(char::is_control));

@@ -41,7 +41,14 @@ fuzz_target!(|data: &[u8]| {
     }
     for e in d.entries() {
         assert!(e.start < 1440 && e.end <= 1440);
-        for s in [e.station, e.itu, e.language, e.target, e.remarks, e.days_text] {
+        for s in [
+            e.station,
+            e.itu,
+            e.language,
+            e.target,
+            e.remarks,
+            e.days_text,
+        ] {
             assert!(!d.text(s).chars().any(char::is_control));
         }
         let _ = d.on_air(e, &t);
@@ -62,17 +69,29 @@ fuzz_target!(|data: &[u8]| {
     assert!(segs.len() <= 50);
     for s in &segs {
         let (st, en) = (s["start"].as_u64().unwrap(), s["end"].as_u64().unwrap());
-        assert!(lo <= st && st <= en && en <= hi, "{st}..{en} outside {lo}..{hi}");
+        assert!(
+            lo <= st && st <= en && en <= hi,
+            "{st}..{en} outside {lo}..{hi}"
+        );
     }
     let found = d.identify(a, b % 100_000, &t, 10);
     assert!(found.len() <= 10);
     for w in found.windows(2) {
-        let key = |v: &serde_json::Value| (!v["on_air"].as_bool().unwrap(), v["distance"].as_u64().unwrap());
+        let key = |v: &serde_json::Value| {
+            (
+                !v["on_air"].as_bool().unwrap(),
+                v["distance"].as_u64().unwrap(),
+            )
+        };
         assert!(key(&w[0]) <= key(&w[1]), "ranked");
     }
     for f in &found {
         assert!(f["distance"].as_u64().unwrap() <= b % 100_000);
     }
-    let bands: u64 = d.bands(&t).iter().map(|b| b["total"].as_u64().unwrap()).sum();
+    let bands: u64 = d
+        .bands(&t)
+        .iter()
+        .map(|b| b["total"].as_u64().unwrap())
+        .sum();
     assert!(bands as usize <= d.len());
 });

@@ -8,7 +8,7 @@
 //! session's id); bit 6 makes the radio's id come from the input. Then each operation
 //! is a time step, a session action (CI-V send, TX audio, stream request again) or a
 //! datagram: raw bytes, raw bytes with the right ids patched in, or one of the packet
-//! kinds of `common::Peer` built with the ids, seqs, request id, token and GUID the
+//! kinds of `peer::Peer` built with the ids, seqs, request id, token and GUID the
 //! radio side knows (so login, token, conninfo, status, CI-V data and audio reach the
 //! session's logic).
 //!
@@ -30,7 +30,8 @@ use rigweb::lan::control::{ControlClient, ControlConfig, ControlEvent};
 use rigweb::lan::discovery::DiscoveryConfig;
 use rigweb::lan::stream::StreamStats;
 use rigweb::wire::lan::{ControlRepr, MAX_AUDIO_PAYLOAD, Origin, Port, RetransmitRepr, ptype};
-use rigweb_fuzz::common::{Bytes, DATAGRAM_KINDS, Peer, check_civ_frame, check_datagram};
+use rigweb_fuzz::common::{Bytes, check_civ_frame, check_datagram};
+use rigweb_fuzz::peer::{DATAGRAM_KINDS, Peer};
 
 const MY_ID: u32 = 0x0001_C351;
 const TOK: u16 = 0x4242;

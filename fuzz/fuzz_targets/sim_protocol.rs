@@ -3,7 +3,7 @@
 //! ports from three clients (each with its own control / CI-V / audio address) and a
 //! stranger, time advancing by input-chosen steps.
 //!
-//! Each client is played by `common::Peer`s that learn the radio's ids, tokens and GUID
+//! Each client is played by `peer::Peer`s that learn the radio's ids, tokens and GUID
 //! from what the radio sends, so scripts can log in (the simulator's default
 //! credentials), ask for streams, open the CI-V and audio ports and send CI-V frames and
 //! audio, as well as send raw or slightly wrong datagrams.
@@ -25,7 +25,8 @@ use rigweb::sim::protocol::{Outbox, SimProtocol};
 use rigweb::sim::server::{SimAddrs, SimConfig, SimStats};
 use rigweb::sim::{SimRig, SimRigConfig};
 use rigweb::wire::lan::{Origin, Port, RetransmitRepr};
-use rigweb_fuzz::common::{Bytes, DATAGRAM_KINDS, Peer, check_datagram, profiles};
+use rigweb_fuzz::common::{Bytes, check_datagram, profiles};
+use rigweb_fuzz::peer::{DATAGRAM_KINDS, Peer};
 
 const PORTS: [Port; 3] = [Port::Control, Port::Civ, Port::Audio];
 

@@ -13,8 +13,8 @@
 //!   zero padding).
 //!
 //! [`common`] holds what the stateful targets share: the script reader, the
-//! embedded profiles, CI-V frame / datagram checks and `Peer`, the fuzzer's side
-//! of a LAN session.
+//! embedded profiles, CI-V frame / datagram checks; [`peer`] holds `Peer`, the
+//! fuzzer's side of a LAN session.
 
 // The `*_NORM` tables are lists of ranges, some of which hold a single range.
 #![allow(clippy::single_range_in_vec_init)]
@@ -22,6 +22,7 @@
 use std::ops::Range;
 
 pub mod common;
+pub mod peer;
 
 use rigweb::wire::WireError;
 use rigweb::wire::lan::{
