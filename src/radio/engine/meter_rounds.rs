@@ -17,10 +17,10 @@ pub const SLOW_PERIOD: Duration = Duration::from_millis(500);
 /// How long a round may wait for its reply before the next one may start.
 const REPLY_WAIT: Duration = Duration::from_secs(5);
 
-/// When rounds start, sans-IO: one round at a time; the next one period (of the highest
-/// rate asked) after the last one started ([`next_round`]), or when the round in flight
-/// ends if that is later; a round whose reply does not come within [`REPLY_WAIT`] is
-/// given up on.
+/// The rounds: one at a time; the next one period (of the highest rate asked) after the
+/// last one started ([`next_round`]), or when the round in flight ends if that is later;
+/// a round whose reply does not come within [`REPLY_WAIT`] is given up on. What a round
+/// reads is [`Rounds::pick`].
 #[derive(Debug, Default)]
 pub struct Rounds {
     /// Rounds started so far (the last one's number).

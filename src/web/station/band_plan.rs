@@ -12,12 +12,12 @@ use crate::web::response::{self, Reply};
 /// The highest frequency asked about (Hz).
 const MAX_HZ: u64 = 300_000_000_000;
 
-/// `GET /api/v1/band-plan/config`.
+/// The regions and the one in use.
 pub fn config(plans: &BandPlans, url: &str) -> Reply {
     no_params(url, || plans.config_json())
 }
 
-/// `GET /api/v1/band-plan/layers`.
+/// The layers.
 pub fn layers(plans: &BandPlans, url: &str) -> Reply {
     no_params(url, || plans.layers_json())
 }
@@ -29,7 +29,7 @@ fn no_params(url: &str, body: impl FnOnce() -> Value) -> Reply {
     }
 }
 
-/// `POST /api/v1/band-plan/config`: `{"region": name}`.
+/// Chooses the region in use: `{"region": name}`.
 pub fn set_region(plans: &BandPlans, body: &Value) -> Reply {
     let obj = match body_object(body, &["region"]) {
         Ok(Some(o)) => o,
@@ -50,7 +50,7 @@ pub fn set_region(plans: &BandPlans, body: &Value) -> Reply {
     }
 }
 
-/// `GET /api/v1/band-plan/segments`.
+/// The segments of a frequency range (`start`, `end`, `layers`).
 pub fn segments(plans: &BandPlans, url: &str) -> Reply {
     let q = match Query::parse(url, &["start", "end", "layers"]) {
         Ok(q) => q,

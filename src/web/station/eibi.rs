@@ -22,13 +22,13 @@ const MAX_SEGMENTS: usize = 5000;
 /// What a query route of the schedule asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Question {
-    /// `GET /api/v1/eibi/stations`: a page of stations, filtered.
+    /// A page of stations, filtered.
     Stations,
-    /// `GET /api/v1/eibi/segments`: the stations of a frequency range.
+    /// The stations of a frequency range.
     Segments,
-    /// `GET /api/v1/eibi/identify`: who is on a frequency.
+    /// Who is on a frequency.
     Identify,
-    /// `GET /api/v1/eibi/bands`: the broadcast bands and how busy they are.
+    /// The broadcast bands and how busy they are.
     Bands,
 }
 
@@ -46,7 +46,7 @@ impl Question {
     }
 }
 
-/// `GET /api/v1/eibi/status`.
+/// The schedule's load and refresh state.
 pub fn status(e: &EibiService, url: &str) -> Reply {
     match Query::parse(url, &[]) {
         Ok(_) => response::json(200, &e.status_json()),
@@ -90,7 +90,7 @@ pub fn query(e: &EibiService, url: &str, question: Question) -> Reply {
     }
 }
 
-/// `POST /api/v1/eibi/fetch`: `{"force": bool}` or no body; 202 at once.
+/// Fetches the schedule again: `{"force": bool}` or no body; 202 at once.
 pub fn fetch(e: &EibiService, body: &Value) -> Reply {
     let force = match body_object(body, &["force"]) {
         Ok(None) => false,

@@ -12,73 +12,71 @@ use serde_json::{Value, json};
 use super::context::AppCtx;
 use super::response::{self, Reply};
 
-/// One station-data route: `ROUTES` (`web/router.rs`) names each at its path.
+/// One station-data route (`ROUTES` in `web/router.rs` gives each its path and method).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StationRoute {
-    /// `GET /api/v1/dx/spots`.
+    /// The DX spots kept, filtered.
     DxSpots,
-    /// `GET /api/v1/dx/status`.
+    /// The DX feed's connection.
     DxStatus,
-    /// `GET /api/v1/band-plan/config`.
+    /// The band plans' regions and the one in use.
     BandPlanConfig,
-    /// `POST /api/v1/band-plan/config` (a body with the region).
+    /// Choose the region in use (a JSON body names it).
     BandPlanRegion,
-    /// `GET /api/v1/band-plan/layers`.
+    /// The band plans' layers.
     BandPlanLayers,
-    /// `GET /api/v1/band-plan/segments`.
+    /// The band-plan segments of a frequency range.
     BandPlanSegments,
-    /// `GET /api/v1/eibi/status`.
+    /// The schedule's load and refresh state.
     EibiStatus,
-    /// `GET /api/v1/eibi/stations`.
+    /// A page of the schedule's stations, filtered.
     EibiStations,
-    /// `GET /api/v1/eibi/segments`.
+    /// The stations of a frequency range.
     EibiSegments,
-    /// `GET /api/v1/eibi/identify`.
+    /// Who is on a frequency.
     EibiIdentify,
-    /// `GET /api/v1/eibi/bands`.
+    /// The broadcast bands.
     EibiBands,
-    /// `POST /api/v1/eibi/fetch` (an optional body).
+    /// Fetch the schedule again (an optional JSON body).
     EibiFetch,
 }
 
+const DX_OFF: &str = "no DX cluster is configured: start rigweb with --callsign CALL and --dx-cluster HOST:PORT (or --rbn HOST:PORT)";
+const BAND_PLANS_OFF: &str = "the band plans are not loaded";
+const EIBI_OFF: &str = "the EiBi schedule is off: start rigweb without --eibi-url off";
+
 /// Answers a station-data route (`url` is the request target, `body` the JSON body of a
-/// `POST`, else `null`).
+/// `POST`, else `null`); a route of a service that does not run answers `404
+/// service_off`.
 pub fn answer(app: &AppCtx, route: StationRoute, url: &str, body: &Value) -> Reply {
     use StationRoute::*;
+    use eibi::Question;
     let s = &app.station;
-    match route {
-        DxSpots | DxStatus => match &s.dx {
-            Some(dx) if route == DxSpots => dx::spots(dx, url),
-            Some(dx) => dx::status(dx, url),
-            None => off(
-                "no DX cluster is configured: start rigweb with --callsign CALL and --dx-cluster HOST:PORT (or --rbn HOST:PORT)",
-            ),
-        },
-        BandPlanConfig | BandPlanRegion | BandPlanLayers | BandPlanSegments => {
-            let Some(plans) = &s.band_plans else {
-                return off("the band plans are not loaded");
-            };
-            match route {
-                BandPlanRegion => band_plan::set_region(plans, body),
-                BandPlanConfig => band_plan::config(plans, url),
-                BandPlanLayers => band_plan::layers(plans, url),
-                _ => band_plan::segments(plans, url),
-            }
-        }
-        EibiStatus | EibiStations | EibiSegments | EibiIdentify | EibiBands | EibiFetch => {
-            let Some(e) = &s.eibi else {
-                return off("the EiBi schedule is off: start rigweb without --eibi-url off");
-            };
-            match route {
-                EibiFetch => eibi::fetch(e, body),
-                EibiStatus => eibi::status(e, url),
-                EibiStations => eibi::query(e, url, eibi::Question::Stations),
-                EibiSegments => eibi::query(e, url, eibi::Question::Segments),
-                EibiIdentify => eibi::query(e, url, eibi::Question::Identify),
-                _ => eibi::query(e, url, eibi::Question::Bands),
-            }
-        }
-    }
+    let dx_feed = || running(&s.dx, DX_OFF);
+    let plans = || running(&s.band_plans, BAND_PLANS_OFF);
+    let schedule = || running(&s.eibi, EIBI_OFF);
+    let reply = || -> Result<Reply, Reply> {
+        Ok(match route {
+            DxSpots => dx::spots(dx_feed()?, url),
+            DxStatus => dx::status(dx_feed()?, url),
+            BandPlanConfig => band_plan::config(plans()?, url),
+            BandPlanRegion => band_plan::set_region(plans()?, body),
+            BandPlanLayers => band_plan::layers(plans()?, url),
+            BandPlanSegments => band_plan::segments(plans()?, url),
+            EibiStatus => eibi::status(schedule()?, url),
+            EibiStations => eibi::query(schedule()?, url, Question::Stations),
+            EibiSegments => eibi::query(schedule()?, url, Question::Segments),
+            EibiIdentify => eibi::query(schedule()?, url, Question::Identify),
+            EibiBands => eibi::query(schedule()?, url, Question::Bands),
+            EibiFetch => eibi::fetch(schedule()?, body),
+        })
+    };
+    reply().unwrap_or_else(|off| off)
+}
+
+/// The service, or `404 service_off` saying how to turn it on.
+fn running<'a, T>(service: &'a Option<T>, off_message: &str) -> Result<&'a T, Reply> {
+    service.as_ref().ok_or_else(|| off(off_message))
 }
 
 fn off(message: &str) -> Reply {
