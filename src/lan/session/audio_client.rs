@@ -75,11 +75,6 @@ impl AudioClient {
         std::mem::take(&mut self.events)
     }
 
-    /// True once discovery is done.
-    pub fn is_ready(&self) -> bool {
-        self.port.stream().is_some()
-    }
-
     /// Transport counters.
     pub fn stream_stats(&self) -> Option<StreamStats> {
         self.port.stream().map(|s| s.stats())
@@ -201,7 +196,7 @@ mod tests {
         c.poll(t0, &mut out);
         c.receive(&header_only(ptype::I_AM_HERE, 0), t0, &mut out);
         c.receive(&header_only(ptype::ARE_YOU_READY, 1), t0, &mut out);
-        assert!(c.is_ready());
+        assert!(c.stream_stats().is_some(), "discovery done: a stream");
         assert_eq!(c.take_events(), vec![AudioEvent::Ready]);
         c
     }
