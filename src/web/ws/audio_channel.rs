@@ -19,6 +19,7 @@ use serde_json::{Map, Value, json};
 use super::conn::{Channel, Ctx};
 use super::direct::deliver;
 use super::messages;
+use super::registry::WsRoute;
 use super::tx_gate::{TxGate, TxVerdict};
 use crate::dsp::WEB_RATE;
 use crate::dsp::opus_codec::OpusDecoder;
@@ -334,7 +335,7 @@ impl AudioChannel {
                 }
             }
         }
-        let mut reply = json!({
+        let reply = json!({
             "type": "audio_started",
             "direction": ask.direction.name(),
             "codec": ask.codec.name(),
@@ -342,10 +343,7 @@ impl AudioChannel {
             "channels": ask.channels,
             "frame_ms": FRAME_MS,
         });
-        if let Some(id) = id {
-            reply["id"] = id.clone();
-        }
-        ctx.text(reply.to_string());
+        ctx.text(messages::reply(reply, id));
     }
 
     /// One TX frame from the client.
@@ -430,7 +428,7 @@ impl Channel for AudioChannel {
             Ok(m) => m,
             Err(e) => return self.fail(None, &e, ctx),
         };
-        let id = msg.get("id").filter(|v| v.is_string() || v.is_number());
+        let id = messages::echoed_id(&msg);
         match msg.get("type").and_then(Value::as_str) {
             Some("audio_start") => match parse_start(&msg, self.app.radio.rx_channels()) {
                 Ok(ask) => self.start(ask, id, ctx),
@@ -444,22 +442,14 @@ impl Channel for AudioChannel {
                         Direction::Rx => self.rx = None,
                         Direction::Tx => self.tx = None,
                     }
-                    let mut reply = json!({"type": "audio_stopped", "direction": d.name()});
-                    if let Some(id) = id {
-                        reply["id"] = id.clone();
-                    }
-                    ctx.text(reply.to_string());
+                    let reply = json!({"type": "audio_stopped", "direction": d.name()});
+                    ctx.text(messages::reply(reply, id));
                 }
                 Err(e) => self.fail(id, &e, ctx),
             },
             other => {
-                let e = CommandError::param(
-                    "type",
-                    format!(
-                        "{} on /api/v1/audio; allowed: audio_start, audio_stop",
-                        other.map_or("missing".to_string(), |t| format!("unknown type {t:?}"))
-                    ),
-                );
+                let e =
+                    messages::unknown_type(WsRoute::Audio, other, &["audio_start", "audio_stop"]);
                 self.fail(id, &e, ctx);
             }
         }

@@ -16,6 +16,7 @@ use super::control_messages::{self, SubscribeAsk};
 use super::feed::StateFeed;
 use super::messages;
 use super::pacer::Pacer;
+use super::registry::WsRoute;
 use crate::hub::{LatestWins, Subscription};
 use crate::radio::command::Command;
 use crate::radio::error::{CommandError, ErrorCode};
@@ -479,13 +480,7 @@ impl Channel for ControlChannel {
     }
 
     fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
-        let e = CommandError::new(
-            ErrorCode::InvalidJson,
-            format!(
-                "binary messages ({} bytes) are not accepted on /api/v1/ws; send JSON text",
-                data.len()
-            ),
-        );
+        let e = messages::binary_refused(WsRoute::Control, data.len());
         self.reply_error(None, &e, ctx);
     }
 

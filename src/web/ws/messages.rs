@@ -1,7 +1,9 @@
-//! JSON messages of the control channel (interface.md §2.4, §6; decisions.md).
+//! JSON messages of the control channel (interface.md §2.4, §6; decisions.md) and the
+//! replies and errors the stream channels (scope, meters, audio) share.
 
 use serde_json::{Map, Value, json};
 
+use super::registry::WsRoute;
 use crate::profile::Profile;
 use crate::radio::error::{CommandError, ErrorCode};
 use crate::radio::state::StateContent;
@@ -62,11 +64,51 @@ pub fn check_fields(
 
 /// `{"type":"error","error","message"}`, with the message's `id` when it had one.
 pub fn error(e: &CommandError, id: Option<&Value>) -> String {
-    let mut v = json!({"type": "error", "error": e.code.as_str(), "message": e.message});
+    reply(
+        json!({"type": "error", "error": e.code.as_str(), "message": e.message}),
+        id,
+    )
+}
+
+/// The `id` of a stream channel's request that its reply echoes: a string or a number
+/// (any other `id` is not echoed).
+pub fn echoed_id(msg: &Map<String, Value>) -> Option<&Value> {
+    msg.get("id").filter(|v| v.is_string() || v.is_number())
+}
+
+/// A stream channel's reply (`meters_started`, `audio_stopped`, ...): `fields`, an
+/// object, with the request's `id` when it had one.
+pub fn reply(mut fields: Value, id: Option<&Value>) -> String {
     if let Some(id) = id {
-        v["id"] = id.clone();
+        fields["id"] = id.clone();
     }
-    v.to_string()
+    fields.to_string()
+}
+
+/// The error of a message whose `type` the channel of `route` does not take: `got` is
+/// its type (`None`: it had none), `allowed` the types the channel takes.
+pub fn unknown_type(route: WsRoute, got: Option<&str>, allowed: &[&str]) -> CommandError {
+    let what = got.map_or("missing".to_string(), |t| format!("unknown type {t:?}"));
+    CommandError::param(
+        "type",
+        format!(
+            "{what} on {}; allowed: {}",
+            route.path(),
+            allowed.join(", ")
+        ),
+    )
+}
+
+/// The error of a binary message of `len` bytes on the channel of `route`, which takes
+/// JSON text only.
+pub fn binary_refused(route: WsRoute, len: usize) -> CommandError {
+    CommandError::new(
+        ErrorCode::InvalidJson,
+        format!(
+            "binary messages ({len} bytes) are not accepted on {}; send JSON text",
+            route.path()
+        ),
+    )
 }
 
 /// The draft `state` message (interface.md §2.4 seed shape).
@@ -150,6 +192,47 @@ mod tests {
         assert_eq!(
             e.message,
             "scope_fsp: unknown field of subscribe; allowed: type, id, scope_fps, scope_receiver"
+        );
+    }
+
+    #[test]
+    fn a_stream_channel_names_its_path_and_what_it_takes() {
+        let e = unknown_type(
+            WsRoute::Meters,
+            Some("meter_start"),
+            &["meters_start", "meters_stop"],
+        );
+        assert_eq!(e.code, ErrorCode::InvalidParam);
+        assert_eq!(
+            e.message,
+            "type: unknown type \"meter_start\" on /api/v1/meters; allowed: meters_start, meters_stop"
+        );
+        let e = unknown_type(WsRoute::Scope, None, &["subscribe"]);
+        assert_eq!(
+            e.message,
+            "type: missing on /api/v1/scope; allowed: subscribe"
+        );
+        let e = binary_refused(WsRoute::Audio, 12);
+        assert_eq!(e.code, ErrorCode::InvalidJson);
+        assert_eq!(
+            e.message,
+            "binary messages (12 bytes) are not accepted on /api/v1/audio; send JSON text"
+        );
+    }
+
+    #[test]
+    fn a_reply_echoes_the_id_only_when_the_request_had_one() {
+        let r = |id: Option<&Value>| -> Value {
+            serde_json::from_str(&reply(json!({"type": "meters_stopped"}), id)).unwrap()
+        };
+        assert_eq!(r(None), json!({"type": "meters_stopped"}));
+        assert_eq!(
+            r(Some(&json!("a1"))),
+            json!({"type": "meters_stopped", "id": "a1"})
+        );
+        assert_eq!(
+            r(Some(&json!(7))),
+            json!({"type": "meters_stopped", "id": 7})
         );
     }
 }

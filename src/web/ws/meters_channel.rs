@@ -14,9 +14,10 @@ use super::conn::{Channel, Ctx};
 use super::direct::Sent;
 use super::messages;
 use super::pacer::Pacer;
+use super::registry::WsRoute;
 use crate::hub::{Subscription, Tap};
 use crate::profile::Profile;
-use crate::radio::error::{CommandError, ErrorCode};
+use crate::radio::error::CommandError;
 use crate::radio::meter_pump::{MAX_FPS, MeterReading};
 use crate::web::context::AppCtx;
 use crate::wire::meter::MeterKind;
@@ -183,19 +184,17 @@ impl Channel for MetersChannel {
             Ok(m) => m,
             Err(e) => return self.fail(None, &e, ctx),
         };
-        let id = msg.get("id").filter(|v| v.is_string() || v.is_number());
+        let id = messages::echoed_id(&msg);
         match msg.get("type").and_then(Value::as_str) {
             Some("meters_start") => {
                 let profile = self.app.radio.profile();
                 match parse_start(&msg, &profile) {
                     Ok(ask) => {
                         let names: Vec<&str> = ask.kinds.iter().map(|k| k.name()).collect();
-                        let mut reply =
-                            json!({"type": "meters_started", "meters": names, "fps": ask.fps});
-                        if let Some(id) = id {
-                            reply["id"] = id.clone();
-                        }
-                        ctx.text(reply.to_string());
+                        ctx.text(messages::reply(
+                            json!({"type": "meters_started", "meters": names, "fps": ask.fps}),
+                            id,
+                        ));
                         self.start(ask, ctx);
                     }
                     Err(e) => self.fail(id, &e, ctx),
@@ -206,19 +205,13 @@ impl Channel for MetersChannel {
                     return self.fail(id, &e, ctx);
                 }
                 self.stop();
-                let mut reply = json!({"type": "meters_stopped"});
-                if let Some(id) = id {
-                    reply["id"] = id.clone();
-                }
-                ctx.text(reply.to_string());
+                ctx.text(messages::reply(json!({"type": "meters_stopped"}), id));
             }
             other => {
-                let e = CommandError::param(
-                    "type",
-                    format!(
-                        "{} on /api/v1/meters; allowed: meters_start, meters_stop",
-                        other.map_or("missing".to_string(), |t| format!("unknown type {t:?}"))
-                    ),
+                let e = messages::unknown_type(
+                    WsRoute::Meters,
+                    other,
+                    &["meters_start", "meters_stop"],
                 );
                 self.fail(id, &e, ctx);
             }
@@ -226,14 +219,11 @@ impl Channel for MetersChannel {
     }
 
     fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
-        let e = CommandError::new(
-            ErrorCode::InvalidJson,
-            format!(
-                "binary messages ({} bytes) are not accepted on /api/v1/meters; send JSON text",
-                data.len()
-            ),
+        self.fail(
+            None,
+            &messages::binary_refused(WsRoute::Meters, data.len()),
+            ctx,
         );
-        self.fail(None, &e, ctx);
     }
 
     fn pull(&mut self, _now: Instant, budget: usize, ctx: &mut Ctx) {
@@ -261,6 +251,7 @@ impl Channel for MetersChannel {
 mod tests {
     use super::*;
     use crate::profile::ProfileRegistry;
+    use crate::radio::error::ErrorCode;
 
     #[test]
     fn meters_start_is_checked() {

@@ -13,6 +13,7 @@ use super::conn::{Channel, Ctx};
 use super::direct::deliver;
 use super::messages;
 use super::pacer::Pacer;
+use super::registry::WsRoute;
 use crate::hub::{Subscription, Tap, TapFilter};
 use crate::profile::{Profile, ScopeSourceKind};
 use crate::radio::error::{CommandError, ErrorCode};
@@ -228,7 +229,7 @@ impl Channel for ScopeChannel {
             Ok(m) => m,
             Err(e) => return self.fail(None, &e, ctx),
         };
-        let id = msg.get("id").filter(|v| v.is_string() || v.is_number());
+        let id = messages::echoed_id(&msg);
         match msg.get("type").and_then(Value::as_str) {
             Some("subscribe") => {
                 let profile = self.app.radio.profile();
@@ -246,27 +247,18 @@ impl Channel for ScopeChannel {
                 }
             }
             other => {
-                let e = CommandError::param(
-                    "type",
-                    format!(
-                        "{} on /api/v1/scope; allowed: subscribe",
-                        other.map_or("missing".to_string(), |t| format!("unknown type {t:?}"))
-                    ),
-                );
+                let e = messages::unknown_type(WsRoute::Scope, other, &["subscribe"]);
                 self.fail(id, &e, ctx);
             }
         }
     }
 
     fn binary(&mut self, data: &[u8], ctx: &mut Ctx) {
-        let e = CommandError::new(
-            ErrorCode::InvalidJson,
-            format!(
-                "binary messages ({} bytes) are not accepted on /api/v1/scope; send JSON text",
-                data.len()
-            ),
+        self.fail(
+            None,
+            &messages::binary_refused(WsRoute::Scope, data.len()),
+            ctx,
         );
-        self.fail(None, &e, ctx);
     }
 
     fn pull(&mut self, _now: Instant, budget: usize, ctx: &mut Ctx) {
