@@ -12,7 +12,7 @@
 pub mod dsp;
 pub mod passband;
 
-pub use passband::{Detector, Passband, index_of_width, mode, width_of_index};
+pub use passband::{Detector, Passband, mode};
 
 use crate::sim::band::{Band, SignalKind, SignalSample};
 use crate::sim::frontend::{Frontend, dbm, mw, smeter_raw};

@@ -136,39 +136,6 @@ fn product(sign: f32, shift_hz: f32) -> Detector {
     Detector::Product { sign, shift_hz }
 }
 
-/// Filter width in Hz of a `1A 03` index for `mode` (Icom segment table, spec §4.5):
-/// SSB/CW/PSK 0-9 → 50-500 step 50, 10-40 → 600-3600 step 100; RTTY the same up to 31
-/// (2700); AM 0-49 → 200-10 000 step 200. `None` for fixed-width modes or bad indexes.
-pub fn width_of_index(mode: u8, idx: u8) -> Option<u32> {
-    let idx = u32::from(idx);
-    match mode {
-        mode::AM => (idx <= 49).then_some(200 + 200 * idx),
-        mode::FM | mode::WFM | mode::DV | mode::DD => None,
-        _ => {
-            let max = if matches!(mode, mode::RTTY | mode::RTTY_R) {
-                31
-            } else {
-                40
-            };
-            if idx > max {
-                None
-            } else if idx <= 9 {
-                Some(50 + 50 * idx)
-            } else {
-                Some(600 + (idx - 10) * 100)
-            }
-        }
-    }
-}
-
-/// The `1A 03` index closest to `hz` for `mode` (`None` for fixed-width modes).
-pub fn index_of_width(mode: u8, hz: u32) -> Option<u8> {
-    (0u8..=49)
-        .filter_map(|i| width_of_index(mode, i).map(|w| (i, w.abs_diff(hz))))
-        .min_by_key(|&(_, d)| d)
-        .map(|(i, _)| i)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,23 +173,5 @@ mod tests {
         assert!(lo < 9_497_000 && hi > 9_503_000);
         let fm = Passband::new(mode::FM, 145_500_000.0, 15_000.0, 600.0);
         assert_eq!(fm.detector, Detector::Fm);
-    }
-
-    #[test]
-    fn width_index_table() {
-        assert_eq!(width_of_index(mode::USB, 0), Some(50));
-        assert_eq!(width_of_index(mode::USB, 9), Some(500));
-        assert_eq!(width_of_index(mode::USB, 10), Some(600));
-        assert_eq!(width_of_index(mode::USB, 40), Some(3600));
-        assert_eq!(width_of_index(mode::USB, 41), None);
-        assert_eq!(width_of_index(mode::RTTY, 31), Some(2700));
-        assert_eq!(width_of_index(mode::RTTY, 32), None);
-        assert_eq!(width_of_index(mode::AM, 49), Some(10_000));
-        assert_eq!(width_of_index(mode::FM, 1), None);
-        assert_eq!(index_of_width(mode::USB, 3000), Some(34));
-        assert_eq!(index_of_width(mode::USB, 2400), Some(28));
-        assert_eq!(index_of_width(mode::CW, 500), Some(9));
-        assert_eq!(index_of_width(mode::AM, 9000), Some(44));
-        assert_eq!(index_of_width(mode::FM, 15000), None);
     }
 }

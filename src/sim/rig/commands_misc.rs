@@ -3,8 +3,8 @@
 
 use super::codec::{Reply, bcd, flag, small, to_bcd};
 use super::{SimRig, Target};
-use crate::sim::audio_synth::width_of_index;
 use crate::wire::civ::cmd::{self, ext};
+use crate::wire::civ::width_of_index;
 
 /// Largest `1A 04` AGC time-constant index.
 const AGC_TIME_MAX: u8 = 13;

@@ -8,12 +8,13 @@
 use super::codec::{Reply, level_bytes};
 use super::state::Slot;
 use super::{SimRig, Target};
-use crate::sim::audio_synth::{Passband, mode, width_of_index};
+use crate::sim::audio_synth::{Passband, mode};
 use crate::sim::band::Band;
 use crate::sim::band::voice_envelope;
 use crate::sim::frontend::{Frontend, power_sum, smeter_raw};
 use crate::sim::rng::{hash2, unit};
 use crate::wire::civ::cmd::{self, function, level, meter};
+use crate::wire::civ::width_of_index;
 use crate::wire::meter::MeterKind;
 
 /// Vd reading at 13.8 V.

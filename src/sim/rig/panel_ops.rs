@@ -7,8 +7,8 @@ use super::codec::{Reply, freq_bytes, level_bytes, to_bcd};
 use super::panel::{Knob, PanelAction, ScopeSetting, Switch, TunerState};
 use super::transceive::per_receiver;
 use super::{SimRig, Target};
-use crate::sim::audio_synth::index_of_width;
 use crate::wire::civ::cmd::{self, ext, function, level, rit, scope, tx, vfo};
+use crate::wire::civ::index_of_width;
 use crate::wire::civ::{Frame, has_sub};
 
 /// A control as CI-V: the receiver, the command, the set and the read data.

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::profile::{Profile, VfoScheme};
-use crate::sim::audio_synth::{index_of_width, mode};
+use crate::sim::audio_synth::mode;
 use crate::wire::civ::cmd::{ext, function as func, level as lvl};
+use crate::wire::civ::index_of_width;
 
 /// One VFO: what the radio is tuned to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

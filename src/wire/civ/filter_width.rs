@@ -66,6 +66,10 @@ mod tests {
         assert_eq!(index_of_width_exact(code::CW, 500), Some(9));
         assert_eq!(index_of_width_exact(code::CW, 520), None);
         assert_eq!(index_of_width(code::CW, 520), Some(9));
+        assert_eq!(index_of_width(code::USB, 3000), Some(34));
+        assert_eq!(index_of_width(code::USB, 2400), Some(28));
+        assert_eq!(index_of_width(code::AM, 9000), Some(44));
+        assert_eq!(index_of_width(code::FM, 15000), None);
         assert_eq!(width_range(code::AM), Some((200, 10_000)));
         assert_eq!(width_range(code::WFM), None);
     }
