@@ -76,8 +76,9 @@ pub fn echoed_id(msg: &Map<String, Value>) -> Option<&Value> {
     msg.get("id").filter(|v| v.is_string() || v.is_number())
 }
 
-/// A stream channel's reply (`meters_started`, `audio_stopped`, ...): `fields`, an
-/// object, with the request's `id` when it had one.
+/// A reply that is not a `response` (a stream channel's `meters_started`,
+/// `audio_stopped`, ..., and [`error`]): `fields`, an object, with the request's `id`
+/// when it had one.
 pub fn reply(mut fields: Value, id: Option<&Value>) -> String {
     if let Some(id) = id {
         fields["id"] = id.clone();
@@ -234,5 +235,11 @@ mod tests {
             r(Some(&json!(7))),
             json!({"type": "meters_stopped", "id": 7})
         );
+        let m = |v: Value| v.as_object().unwrap().clone();
+        assert_eq!(echoed_id(&m(json!({"id": "x"}))), Some(&json!("x")));
+        assert_eq!(echoed_id(&m(json!({"id": 3}))), Some(&json!(3)));
+        assert_eq!(echoed_id(&m(json!({"id": [1]}))), None);
+        assert_eq!(echoed_id(&m(json!({"id": null}))), None);
+        assert_eq!(echoed_id(&m(json!({}))), None);
     }
 }
