@@ -14,8 +14,9 @@
 //! with an object (or no params) whose keys are all parameters of the row, and holds
 //! values inside the profile: `set_freq` a frequency in one of the ranges (equal to the
 //! JSON number), `set_mode` one of the modes with a filter 1..=filters, `set_filter`
-//! 1..=filters, table writes only settings of the row that the profile supports, on a
-//! receiver the radio has, and every target a receiver/VFO the radio has.
+//! 1..=filters, `set_band` the code given (BCD when the profile has a band for it),
+//! table writes only settings of the row that the profile supports, on a receiver the
+//! radio has, and every target a receiver/VFO the radio has.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -101,7 +102,16 @@ fn check_ok(sp: &CommandSpec, cmd: &Command, params: Option<&Value>, p: &Profile
             }
         }
         Command::SetBand(code) => {
-            assert!(civ::from_bcd_byte(*code).is_ok(), "band code {code:#04x}");
+            // any code 0..=255 is taken as given (interface.md §3 rule 5: a code the
+            // profile has no band for is acknowledged and sends nothing); the profile's
+            // own codes, the only ones that reach the radio, are BCD
+            assert_eq!(
+                params.and_then(|v| v.get("band")).and_then(Value::as_f64),
+                Some(f64::from(*code))
+            );
+            if p.band_by_bsr(*code).is_some() {
+                assert!(civ::from_bcd_byte(*code).is_ok(), "band code {code:#04x}");
+            }
         }
         _ => {}
     }
